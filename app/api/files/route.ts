@@ -1,0 +1,16 @@
+import { FileSubmitInput } from "@/lib/dashboard-schemas";
+import { getRegistry } from "@/server/registry";
+import { badRequest, json } from "../respond";
+
+export const dynamic = "force-dynamic";
+
+export async function GET() {
+  return json({ files: await getRegistry().dashboard.listFiles() });
+}
+
+export async function POST(req: Request) {
+  const parsed = FileSubmitInput.safeParse(await req.json().catch(() => null));
+  if (!parsed.success) return badRequest(parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
+  const answer = await getRegistry().dashboard.submitFile(parsed.data);
+  return answer.ok ? json({ requestId: answer.requestId, btId: answer.btId }) : json({ error: answer.error, code: answer.code }, 422);
+}

@@ -1,0 +1,23 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import TopNav from "@/components/layout/TopNav";
+import Providers from "./providers";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: "Moderation dashboard",
+  description: "Submit video files for moderation and review the results",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen bg-surface font-sans text-sm text-zinc-200 antialiased">
+        <Providers>
+          <TopNav />
+          <main className="mx-auto max-w-7xl px-4 py-5">{children}</main>
+        </Providers>
+      </body>
+    </html>
+  );
+}

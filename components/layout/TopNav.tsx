@@ -1,0 +1,58 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useSocketConnected } from "@/components/hooks/useSocket";
+
+const LINKS = [
+  { href: "/files", label: "Files" },
+  { href: "/capabilities", label: "Capabilities" },
+];
+
+function LiveIndicator() {
+  const connected = useSocketConnected();
+  return (
+    <span
+      data-testid="live-indicator"
+      data-connected={connected}
+      title={connected ? "Live updates connected" : "Live updates disconnected; lists refresh on reload"}
+      className="flex items-center gap-1.5 text-[11px] text-zinc-400"
+    >
+      <span className={`h-2 w-2 rounded-full ${connected ? "bg-risk-pass" : "bg-zinc-600"}`} />
+      {connected ? "live" : "offline"}
+    </span>
+  );
+}
+
+export default function TopNav() {
+  const pathname = usePathname();
+  return (
+    <header className="sticky top-0 z-20 border-b border-surface-line bg-surface-sunken/95 backdrop-blur">
+      <div className="mx-auto flex h-11 max-w-7xl items-center gap-6 px-4">
+        <Link href="/files" className="text-sm font-semibold tracking-tight text-zinc-100">
+          Moderation
+        </Link>
+        <nav className="flex h-full items-stretch gap-1" aria-label="Main">
+          {LINKS.map((link) => {
+            const active = pathname === link.href || pathname.startsWith(`${link.href}/`);
+            return (
+              <Link
+                key={link.href}
+                href={link.href}
+                aria-current={active ? "page" : undefined}
+                className={`flex items-center border-b-2 px-3 text-sm ${
+                  active ? "border-sky-400 text-zinc-100" : "border-transparent text-zinc-400 hover:text-zinc-200"
+                }`}
+              >
+                {link.label}
+              </Link>
+            );
+          })}
+        </nav>
+        <div className="ml-auto">
+          <LiveIndicator />
+        </div>
+      </div>
+    </header>
+  );
+}

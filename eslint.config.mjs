@@ -1,0 +1,19 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import reactHooks from "eslint-plugin-react-hooks";
+
+export default tseslint.config(
+  { ignores: ["node_modules/", ".next/", ".data/", "tests/.media/", "next-env.d.ts", "test-results/", "playwright-report/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "warn",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "no-restricted-syntax": ["error", { selector: "CallExpression[callee.property.name='waitForTimeout']", message: "wait for a condition, not a fixed sleep" }],
+    },
+  },
+  { files: ["**/*.mjs", "**/*.cjs"], languageOptions: { globals: { process: "readonly", console: "readonly" } } },
+);

@@ -1,0 +1,15 @@
+import { z } from "zod";
+
+/** Validation of the dashboard's own submit form (app/api/files POST). */
+export const FileSubmitInput = z.object({
+  url: z.string().trim().min(1, "video URL is required").max(600),
+  captureMode: z.enum(["detectFrequency", "checkFrameCount", "advancedFrequency", "keyframes"]),
+  captureValue: z.number().int().min(1).max(7200).optional(),
+  advancedFrequency: z.object({ durationPoints: z.array(z.number().int().positive()).max(5), frequencies: z.array(z.number().int().min(1).max(60)).max(6) }).optional(),
+  imgTypes: z.array(z.string().max(32)).max(16),
+  audioTypes: z.array(z.string().max(32)).max(16),
+  callback: z.string().trim().max(500).optional(),
+  returnAllImg: z.boolean(),
+  returnAllAudio: z.boolean(),
+  title: z.string().max(128).optional(),
+});

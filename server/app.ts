@@ -1,0 +1,80 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Config } from "./config";
+import { createDashboard } from "./dashboard";
+import { createEngine, type Engine } from "./engine";
+import { createHub } from "./hub";
+import { setRegistry } from "./registry";
+import { openStore } from "./store/db";
+import { createDetectPool } from "./detect";
+
+export interface App {
+  url: string;
+  port: number;
+  engine: Engine | null;
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+type NextHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+
+/**
+ * One HTTP server on one port: the v4 service paths go to the engine, socket.io to the hub,
+ * everything else to Next (when withNext). Remote mode (SERVICE_BASE_URL) runs no engine.
+ */
+export async function startApp(config: Config, opts: { withNext: boolean; log?: (m: string) => void }): Promise<App> {
+  const log = opts.log ?? ((m: string) => console.log(m));
+  const remote = config.serviceBaseUrl !== null;
+  const engine = remote ? null : await createEngine(config, { log: (m) => log(`[engine] ${m}`) });
+  const store = engine?.ctx.store ?? (await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
+
+  let nextHandler: NextHandler | null = null;
+  let closeNext: (() => Promise<void>) | null = null;
+  if (opts.withNext) {
+    const next = (await import("next")).default;
+    const app = next({ dev: config.dev, dir: process.cwd(), hostname: "localhost", port: config.port });
+    await app.prepare();
+    nextHandler = app.getRequestHandler() as NextHandler;
+    closeNext = () => app.close();
+  }
+
+  const server = http.createServer((req, res) => {
+    if (engine?.handle(req, res)) return;
+    if (nextHandler) return void nextHandler(req, res);
+    res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+  });
+  const hub = createHub(server);
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const port = (server.address() as AddressInfo).port;
+  const local = `http://127.0.0.1:${port}`;
+  for (const o of [local, `http://localhost:${port}`, config.publicBaseUrl]) if (o) engine?.addOwnOrigin(o);
+
+  const remoteCaps = remote ? createDetectPool({ workers: 1, dataDir: config.dataDir }).capabilities() : [];
+  const dashboard = createDashboard({
+    store,
+    serviceBaseUrl: config.serviceBaseUrl ?? local,
+    accessKey: config.serviceAccessKey ?? engine?.keys[0] ?? "",
+    embedded: !remote,
+    pollIntervalMs: config.dashboardPollIntervalMs,
+    receiverOrigin: config.publicBaseUrl ?? local,
+    capabilities: () => engine?.ctx.detect.capabilities() ?? remoteCaps,
+    publish: (e) => hub.fileProgress(e),
+  });
+  engine?.ctx.events.on("file:progress", (e) => void dashboard.onFileProgress(e).catch((err) => log(`dashboard: ${err}`)));
+  setRegistry({ engine, dashboard, hub });
+  await engine?.start();
+
+  return {
+    url: local,
+    port,
+    engine,
+    server,
+    async close() {
+      await hub.close();
+      await new Promise<void>((r) => server.close(() => r()));
+      await engine?.stop();
+      if (!engine) await store.close();
+      await closeNext?.();
+    },
+  };
+}

@@ -1,0 +1,191 @@
+import crypto from "node:crypto";
+import { EventEmitter } from "node:events";
+import { and, asc, eq, lte, sql } from "drizzle-orm";
+import type { Db } from "../store/db";
+import { deliveries, deliveryAttempts, type DeliveryRow } from "../store/schema";
+import { nextRetryDelayMs, type ScheduleName } from "./schedules";
+
+export interface DispatcherOptions {
+  db: Db;
+  timeScale: number;
+  /** Throws when the target may not be called (SSRF guard); the attempt is then recorded as failed. */
+  checkTarget: (url: string) => Promise<void>;
+  concurrency?: number;
+  timeoutMs?: number;
+  /** Extra headers per attempt, e.g. signatures; gets the exact bytes sent. */
+  sign?: (id: string, timestamp: number, body: string) => Record<string, string>;
+  log?: (msg: string) => void;
+}
+
+export interface DeliveryOutcome {
+  id: string;
+  requestId: string;
+  status: "delivered" | "exhausted" | "retrying";
+  attempt: number;
+  httpStatus: number | null;
+  error: string | null;
+}
+
+/**
+ * The persisted callback outbox. Bodies are stored before the first attempt, every attempt is
+ * recorded, and pending rows survive restarts. Deliveries to one (task, url) go out in order.
+ */
+export class Dispatcher extends EventEmitter<{ outcome: [DeliveryOutcome] }> {
+  private readonly inFlight = new Set<string>();
+  private readonly seqChains = new Map<string, Promise<unknown>>();
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private ticking = false;
+  private again = false;
+
+  constructor(private readonly o: DispatcherOptions) {
+    super();
+  }
+
+  start(): void {
+    this.running = true;
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    while (this.inFlight.size || this.ticking) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /** Stores a callback body for delivery and returns its delivery id (sent as webhook-id). */
+  async enqueue(input: { requestId: string; url: string; body: unknown; schedule: ScheduleName }): Promise<string> {
+    const id = `msg_${crypto.randomBytes(12).toString("hex")}`;
+    const body = JSON.stringify(input.body);
+    // serialise seq allocation per task so ordering holds under concurrent enqueues
+    const prev = this.seqChains.get(input.requestId) ?? Promise.resolve();
+    const next = prev.then(async () => {
+      const now = new Date();
+      await this.o.db.insert(deliveries).values({
+        id,
+        requestId: input.requestId,
+        seq: sql`(SELECT coalesce(max(seq), 0) + 1 FROM deliveries WHERE request_id = ${input.requestId})`,
+        url: input.url,
+        body,
+        schedule: input.schedule,
+        status: "pending",
+        attemptCount: 0,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+    });
+    this.seqChains.set(input.requestId, next.catch(() => undefined));
+    await next;
+    if (this.seqChains.get(input.requestId) === next) this.seqChains.delete(input.requestId);
+    this.kick();
+    return id;
+  }
+
+  /** Recorded attempts of a task's deliveries, oldest first. */
+  async attemptsFor(requestId: string) {
+    return this.o.db
+      .select({ deliveryId: deliveryAttempts.deliveryId, attempt: deliveryAttempts.attempt, at: deliveryAttempts.at, httpStatus: deliveryAttempts.httpStatus, error: deliveryAttempts.error, durationMs: deliveryAttempts.durationMs })
+      .from(deliveryAttempts)
+      .innerJoin(deliveries, eq(deliveries.id, deliveryAttempts.deliveryId))
+      .where(eq(deliveries.requestId, requestId))
+      .orderBy(asc(deliveryAttempts.id));
+  }
+
+  async deliveriesFor(requestId: string): Promise<DeliveryRow[]> {
+    return this.o.db.select().from(deliveries).where(eq(deliveries.requestId, requestId)).orderBy(asc(deliveries.seq));
+  }
+
+  private kick(): void {
+    if (!this.running) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), 0);
+  }
+
+  private async tick(): Promise<void> {
+    this.timer = null;
+    this.ticking = true;
+    this.again = false;
+    try {
+      const limit = (this.o.concurrency ?? 8) - this.inFlight.size;
+      if (limit > 0) {
+        const due = await this.o.db
+          .select()
+          .from(deliveries)
+          .where(
+            and(
+              eq(deliveries.status, "pending"),
+              lte(deliveries.nextAttemptAt, new Date()),
+              sql`NOT EXISTS (SELECT 1 FROM deliveries e WHERE e.request_id = ${deliveries.requestId} AND e.url = ${deliveries.url} AND e.status = 'pending' AND e.seq < ${deliveries.seq})`,
+            ),
+          )
+          .orderBy(asc(deliveries.nextAttemptAt))
+          .limit(limit + this.inFlight.size);
+        for (const d of due) {
+          if (this.inFlight.size >= (this.o.concurrency ?? 8)) break;
+          if (this.inFlight.has(d.id)) continue;
+          this.inFlight.add(d.id);
+          void this.attempt(d).finally(() => {
+            this.inFlight.delete(d.id);
+            this.kick();
+          });
+        }
+      }
+    } catch (err) {
+      this.o.log?.(`dispatcher: ${(err as Error).message}`);
+    } finally {
+      this.ticking = false;
+    }
+    if (!this.running) return;
+    if (this.again) return this.kick();
+    // wake for the next due row (or poll: rows may be added by another process sharing the store)
+    const [next] = await this.o.db
+      .select({ at: deliveries.nextAttemptAt })
+      .from(deliveries)
+      .where(eq(deliveries.status, "pending"))
+      .orderBy(asc(deliveries.nextAttemptAt))
+      .limit(1)
+      .catch(() => [] as { at: Date | null }[]);
+    const wait = next?.at ? Math.max(10, Math.min(1000, next.at.getTime() - Date.now())) : 1000;
+    if (this.running && !this.timer && !this.ticking) this.timer = setTimeout(() => void this.tick(), wait);
+  }
+
+  private async attempt(d: DeliveryRow): Promise<void> {
+    const attempt = d.attemptCount + 1;
+    const started = Date.now();
+    let httpStatus: number | null = null;
+    let error: string | null = null;
+    try {
+      await this.o.checkTarget(d.url);
+      const ts = Math.floor(started / 1000);
+      const res = await fetch(d.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", "user-agent": "moderation-platform/1 callback", "webhook-id": d.id, "webhook-timestamp": String(ts), ...(this.o.sign?.(d.id, ts, d.body) ?? {}) },
+        body: d.body,
+        redirect: "manual",
+        signal: AbortSignal.timeout(this.o.timeoutMs ?? 5000),
+      });
+      httpStatus = res.status;
+      await res.arrayBuffer().catch(() => undefined);
+      if (res.status !== 200) error = `HTTP ${res.status}`;
+    } catch (err) {
+      const e = err as Error & { cause?: { code?: string } };
+      error = e.name === "TimeoutError" ? "timeout" : `${e.message}${e.cause?.code ? ` (${e.cause.code})` : ""}`;
+    }
+    const now = new Date();
+    const delay = error ? nextRetryDelayMs(d.schedule as ScheduleName, attempt, this.o.timeScale) : null;
+    const status = !error ? "delivered" : delay === null ? "exhausted" : "pending";
+    await this.o.db.insert(deliveryAttempts).values({ deliveryId: d.id, attempt, at: now, httpStatus, error, durationMs: Date.now() - started });
+    await this.o.db
+      .update(deliveries)
+      .set({ attemptCount: attempt, status, updatedAt: now, nextAttemptAt: delay === null ? null : new Date(now.getTime() + delay) })
+      .where(eq(deliveries.id, d.id));
+    if (status === "exhausted") this.o.log?.(`callback ${d.id} for ${d.requestId} exhausted after ${attempt} attempts: ${error}`);
+    this.emit("outcome", { id: d.id, requestId: d.requestId, status: status === "pending" ? "retrying" : status, attempt, httpStatus, error });
+  }
+}

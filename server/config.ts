@@ -1,0 +1,55 @@
+import path from "node:path";
+
+/** Every environment variable the product reads; README "Configuration" documents each. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  accessKeys: string[] | null; // null → generated key in DATA_DIR
+  allowPrivateNetworks: boolean;
+  publicBaseUrl: string | null;
+  serviceBaseUrl: string | null; // dashboard → remote service; null = embedded
+  serviceAccessKey: string | null;
+  callbackRetryTimeScale: number;
+  streamRetryTimeScale: number;
+  detectWorkers: number;
+  fileConcurrency: number;
+  fileMaxBytes: number;
+  fileMaxDurationSec: number;
+  retentionHours: number;
+  dashboardPollIntervalMs: number;
+  dev: boolean;
+}
+
+function num(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const keys = (env.MODERATION_ACCESS_KEYS ?? "").split(",").map((k) => k.trim()).filter(Boolean);
+  return {
+    port: num("PORT", 3000, env),
+    host: env.HOST || "0.0.0.0",
+    dataDir: path.resolve(env.DATA_DIR || ".data"),
+    databaseUrl: env.DATABASE_URL || null,
+    accessKeys: keys.length ? keys : null,
+    allowPrivateNetworks: env.ALLOW_PRIVATE_NETWORKS === "1",
+    publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, "") : null,
+    serviceBaseUrl: env.SERVICE_BASE_URL ? env.SERVICE_BASE_URL.replace(/\/+$/, "") : null,
+    serviceAccessKey: env.SERVICE_ACCESS_KEY || null,
+    callbackRetryTimeScale: num("CALLBACK_RETRY_TIME_SCALE", 1, env),
+    streamRetryTimeScale: num("STREAM_RETRY_TIME_SCALE", 1, env),
+    detectWorkers: Math.max(1, Math.floor(num("DETECT_WORKERS", 1, env))),
+    fileConcurrency: Math.max(1, Math.floor(num("FILE_CONCURRENCY", 1, env))),
+    fileMaxBytes: num("FILE_MAX_BYTES", 300 * 1024 * 1024, env),
+    fileMaxDurationSec: num("FILE_MAX_DURATION_SEC", 2 * 3600, env),
+    retentionHours: num("RESULT_RETENTION_HOURS", 72, env),
+    dashboardPollIntervalMs: num("DASHBOARD_POLL_INTERVAL_MS", 2000, env),
+    dev: env.NODE_ENV !== "production",
+  };
+}

@@ -1,0 +1,98 @@
+import crypto from "node:crypto";
+import { desc, eq } from "drizzle-orm";
+import { createModerationClient, type ModerationClient } from "../../lib/client";
+import type { DashboardConfig, FileSubmitInput, FileSummary, RiskLevel } from "../../lib/dashboard-api";
+import type { FileProgressEvent } from "../../lib/events";
+import type { Capability } from "../detect";
+import type { Store } from "../store/db";
+import { dashboardFiles } from "../store/schema";
+import { toVideoRequest } from "./file-request";
+import { receiveFileCallback, type ReceiverAnswer } from "./receiver";
+
+export interface DashboardOptions {
+  store: Store;
+  serviceBaseUrl: string;
+  accessKey: string;
+  embedded: boolean;
+  pollIntervalMs: number;
+  /** Origin the service can reach this dashboard's receivers on. */
+  receiverOrigin: string;
+  capabilities: () => Capability[];
+  publish: (e: FileProgressEvent) => void;
+}
+
+export type SubmitAnswer = { ok: true; requestId: string; btId: string } | { ok: false; code?: number; error: string };
+
+export type Dashboard = ReturnType<typeof createDashboard>;
+
+export const hashToken = (t: string) => crypto.createHash("sha256").update(t).digest("hex");
+
+/** The dashboard's server side: talks to a v4 service through the typed client and keeps its own records. */
+export function createDashboard(o: DashboardOptions) {
+  const client: ModerationClient = createModerationClient({ baseUrl: o.serviceBaseUrl, accessKey: o.accessKey });
+  const db = o.store.db;
+
+  return {
+    config: (): DashboardConfig => ({ serviceBaseUrl: o.serviceBaseUrl, embedded: o.embedded, pollIntervalMs: o.pollIntervalMs }),
+    capabilities: () => o.capabilities(),
+
+    async listFiles(): Promise<FileSummary[]> {
+      const rows = await db.select().from(dashboardFiles).orderBy(desc(dashboardFiles.createdAt)).limit(200);
+      return rows.map((r) => ({
+        requestId: r.requestId,
+        btId: r.btId,
+        url: r.url,
+        title: r.title,
+        status: r.status,
+        riskLevel: (r.riskLevel as RiskLevel | null) ?? null,
+        code: r.code,
+        framesDone: r.framesDone,
+        framesTotal: r.framesTotal,
+        createdAt: r.createdAt.toISOString(),
+        callbackReceivedAt: r.callbackReceivedAt?.toISOString() ?? null,
+      }));
+    },
+
+    async submitFile(input: FileSubmitInput): Promise<SubmitAnswer> {
+      const token = crypto.randomBytes(24).toString("base64url");
+      const btId = `dash-${Date.now().toString(36)}-${crypto.randomBytes(4).toString("hex")}`;
+      const callback = input.callback?.trim() || `${o.receiverOrigin}/api/receiver/file/${token}`;
+      const built = toVideoRequest(input, btId, callback);
+      if (!built.ok) return built;
+      const ack = await client.video(built.body).catch((err: Error) => ({ code: -1, message: err.message, requestId: "" }));
+      if (ack.code !== 1100) return { ok: false, code: ack.code > 0 ? ack.code : undefined, error: ack.message };
+      await db.insert(dashboardFiles).values({
+        requestId: ack.requestId,
+        btId,
+        url: input.url,
+        title: input.title?.trim() || null,
+        serviceBaseUrl: o.serviceBaseUrl,
+        receiverToken: hashToken(token),
+        status: "queued",
+        createdAt: new Date(),
+      });
+      return { ok: true, requestId: ack.requestId, btId };
+    },
+
+    /** The service's Query answer, as it gave it; records completion for the list. */
+    async fileResult(btId: string): Promise<Record<string, unknown>> {
+      const res = await client.videoQuery(btId);
+      if (res.code === 1100 && typeof res.riskLevel === "string") {
+        await db.update(dashboardFiles).set({ status: "done", riskLevel: res.riskLevel, code: 1100 }).where(eq(dashboardFiles.btId, btId));
+      }
+      return res;
+    },
+
+    /** Progress pushed by the embedded engine: persisted for the list and fanned out live. */
+    async onFileProgress(e: FileProgressEvent): Promise<void> {
+      o.publish(e);
+      if (e.status === "processing" && e.framesDone % 5 !== 0 && e.framesDone !== e.framesTotal) return;
+      await db
+        .update(dashboardFiles)
+        .set({ status: e.status, framesDone: e.framesDone, framesTotal: e.framesTotal, ...(e.riskLevel ? { riskLevel: e.riskLevel } : {}), ...(e.code ? { code: e.code } : {}) })
+        .where(eq(dashboardFiles.requestId, e.requestId));
+    },
+
+    receiveFileCallback: (token: string, raw: string, deliveryId: string | null): Promise<ReceiverAnswer> => receiveFileCallback({ db, publish: o.publish }, hashToken(token), raw, deliveryId),
+  };
+}

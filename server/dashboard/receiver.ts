@@ -1,0 +1,44 @@
+import { and, eq } from "drizzle-orm";
+import type { RiskLevel } from "../../lib/dashboard-api";
+import type { FileProgressEvent } from "../../lib/events";
+import { VideoFileCallback } from "../../lib/contract/video";
+import { describeZodError } from "../../lib/contract/errors";
+import type { Db } from "../store/db";
+import { dashboardFiles, receivedCallbacks } from "../store/schema";
+
+export interface ReceiverAnswer {
+  status: number;
+  body: { ok: boolean; error?: string; duplicate?: boolean };
+}
+
+/**
+ * The dashboard's receiver for video-file results. The per-task secret in the URL proves the
+ * sender got it from us; the body must match the contract; a repeated webhook-id is acknowledged once.
+ */
+export async function receiveFileCallback(deps: { db: Db; publish: (e: FileProgressEvent) => void }, tokenHash: string, raw: string, deliveryId: string | null): Promise<ReceiverAnswer> {
+  const [file] = await deps.db.select().from(dashboardFiles).where(eq(dashboardFiles.receiverToken, tokenHash)).limit(1);
+  if (!file) return { status: 404, body: { ok: false, error: "unknown receiver" } };
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { status: 400, body: { ok: false, error: "malformed JSON" } };
+  }
+  const parsed = VideoFileCallback.safeParse(json);
+  if (!parsed.success) return { status: 400, body: { ok: false, error: describeZodError(parsed.error) } };
+  const body = parsed.data as { requestId: string; code: number; riskLevel?: RiskLevel };
+  if (body.requestId !== file.requestId) return { status: 400, body: { ok: false, error: "requestId does not match this receiver" } };
+  if (deliveryId) {
+    const [seen] = await deps.db.select({ id: receivedCallbacks.id }).from(receivedCallbacks).where(and(eq(receivedCallbacks.deliveryId, deliveryId), eq(receivedCallbacks.requestId, file.requestId))).limit(1);
+    if (seen) return { status: 200, body: { ok: true, duplicate: true } };
+  }
+  const now = new Date();
+  await deps.db.insert(receivedCallbacks).values({ deliveryId, kind: "video", requestId: file.requestId, receivedAt: now, body: json as Record<string, unknown> });
+  const done = body.code === 1100;
+  await deps.db
+    .update(dashboardFiles)
+    .set({ status: done ? "done" : "failed", code: body.code, riskLevel: body.riskLevel ?? null, callbackReceivedAt: now })
+    .where(eq(dashboardFiles.requestId, file.requestId));
+  deps.publish({ requestId: file.requestId, btId: file.btId, status: done ? "done" : "failed", framesDone: file.framesTotal, framesTotal: file.framesTotal, segmentsDone: 0, segmentsTotal: 0, riskLevel: body.riskLevel, code: body.code });
+  return { status: 200, body: { ok: true } };
+}

@@ -1,0 +1,130 @@
+// Keyword-list matching over normalised OCR text: plain words and regex rules, with exact offsets.
+import type { RiskLevel } from "../../../lib/contract/taxonomy";
+import type { MatchedWord, RiskSegment } from "../types";
+import { foldForMatch } from "./normalize";
+
+/** A regex rule; `pattern` is matched case-insensitively against lower-cased text. */
+export interface RegexEntry {
+  id: string;
+  pattern: string;
+  /** overrides the list's label3 / riskLevel for hits of this rule */
+  label3?: string;
+  riskLevel?: RiskLevel;
+}
+
+export type ListEntry = string | RegexEntry;
+
+export interface KeywordList {
+  name: string;
+  /** the imgType that switches this list on */
+  imgType: "ADVERT" | "IMGTEXTRISK";
+  riskLevel: RiskLevel;
+  label1: string;
+  label2: string;
+  label3: string;
+  entries: ListEntry[];
+}
+
+export interface CompiledEntry {
+  id: string;
+  re: RegExp;
+  label3: string;
+  riskLevel: RiskLevel;
+}
+
+export interface CompiledList {
+  list: KeywordList;
+  entries: CompiledEntry[];
+}
+
+/** One hit group: the words of one list that share the same labels and level. */
+export interface ListHit {
+  list: KeywordList;
+  riskLevel: RiskLevel;
+  label1: string;
+  label2: string;
+  label3: string;
+  words: MatchedWord[];
+}
+
+const ASCII_WORD = /[a-z0-9]/i;
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Plain word → regex: case-insensitive, any whitespace between its parts, ASCII ends must sit on word boundaries. */
+export function wordToPattern(word: string): string {
+  const body = word.trim().toLowerCase().split(/\s+/).map(escapeRegex).join("\\s+");
+  const start = ASCII_WORD.test(word.trim()[0] ?? "") ? "(?<![a-z0-9])" : "";
+  const end = ASCII_WORD.test(word.trim().slice(-1)) ? "(?![a-z0-9])" : "";
+  return start + body + end;
+}
+
+export function compileLists(lists: readonly KeywordList[]): CompiledList[] {
+  return lists.map((list) => ({
+    list,
+    entries: list.entries.map((e): CompiledEntry => {
+      if (typeof e === "string") {
+        return { id: e, re: new RegExp(wordToPattern(e), "giu"), label3: list.label3, riskLevel: list.riskLevel };
+      }
+      return { id: e.id, re: new RegExp(e.pattern, "giu"), label3: e.label3 ?? list.label3, riskLevel: e.riskLevel ?? list.riskLevel };
+    }),
+  }));
+}
+
+interface RawMatch {
+  start: number;
+  end: number;
+  entry: CompiledEntry;
+}
+
+/** Every match of every entry in `text`; inside one list, a match contained in a longer one is dropped. */
+export function matchLists(text: string, lists: readonly CompiledList[], imgTypes: ReadonlySet<string>): ListHit[] {
+  const folded = foldForMatch(text);
+  const hits: ListHit[] = [];
+  for (const { list, entries } of lists) {
+    if (!imgTypes.has(list.imgType)) continue;
+    const raw: RawMatch[] = [];
+    for (const entry of entries) {
+      entry.re.lastIndex = 0;
+      for (const m of folded.matchAll(entry.re)) {
+        if (m[0].length > 0) raw.push({ start: m.index, end: m.index + m[0].length, entry });
+      }
+    }
+    raw.sort((a, b) => a.start - b.start || b.end - a.end);
+    const kept: RawMatch[] = [];
+    for (const r of raw) {
+      if (!kept.some((k) => k.start <= r.start && r.end <= k.end)) kept.push(r);
+    }
+    const groups = new Map<string, ListHit>();
+    for (const r of kept) {
+      const key = `${r.entry.riskLevel}|${r.entry.label3}`;
+      let g = groups.get(key);
+      if (!g) {
+        g = { list, riskLevel: r.entry.riskLevel, label1: list.label1, label2: list.label2, label3: r.entry.label3, words: [] };
+        groups.set(key, g);
+      }
+      g.words.push({ word: text.slice(r.start, r.end), position: [r.start, r.end], entry: r.entry.id });
+    }
+    hits.push(...groups.values());
+  }
+  return hits;
+}
+
+/** The text lines that contain the given words (a word across a line break takes both lines), merged, in text order. */
+export function riskSegments(text: string, words: readonly MatchedWord[]): RiskSegment[] {
+  const spans = words
+    .map((w): [number, number] => {
+      const nl = text.indexOf("\n", w.position[1]);
+      return [text.lastIndexOf("\n", w.position[0] - 1) + 1, nl === -1 ? text.length : nl];
+    })
+    .sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const s of spans) {
+    const last = merged[merged.length - 1];
+    if (last && s[0] <= last[1]) last[1] = Math.max(last[1], s[1]);
+    else merged.push([s[0], s[1]]);
+  }
+  return merged.map(([from, to]) => ({ segment: text.slice(from, to), position: [from, to] }));
+}

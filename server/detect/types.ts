@@ -1,0 +1,122 @@
+// Public types of the frame-detection engine (shared by the pool, the worker and the task pipeline).
+import type { RiskLevel } from "../../lib/contract/taxonomy";
+
+export type { RiskLevel };
+export type ImgRiskSource = 1000 | 1001 | 1002;
+
+export interface DetectPoolOptions {
+  /** worker threads, each with its own copy of every model; default 1 */
+  workers?: number;
+  /** jobs queued + in flight before detectFrame rejects with QueueFullError; default 64 */
+  queueLimit?: number;
+  /** writable folder for model caches (tesseract traineddata) */
+  dataDir: string;
+  /** a job running longer than this kills its worker (restarted) and rejects; default 60 000 */
+  jobTimeoutMs?: number;
+}
+
+export interface FrameInput {
+  /**
+   * JPEG bytes. Ownership passes to the pool: when the view spans its whole ArrayBuffer, that buffer is
+   * transferred to the worker (zero copy) and is detached (length 0) for the caller afterwards;
+   * otherwise the bytes are copied once. Keep your own copy if you still need the bytes.
+   */
+  jpeg: Uint8Array;
+  imgTypes: string[];
+  imgBusinessTypes: string[];
+  /** language of riskDescription; default zh */
+  lang?: "zh" | "en";
+}
+
+export interface DetectedObject {
+  id: string;
+  name: string;
+  /** [x1, y1, x2, y2] in pixels of the submitted frame */
+  location: [number, number, number, number];
+  probability: number;
+  qrContent?: string;
+}
+
+export interface MatchedWord {
+  /** the matched text, equal to text.slice(position[0], position[1]) */
+  word: string;
+  /** [start, end): 0-based UTF-16 offsets into ocrText.text, end exclusive */
+  position: [number, number];
+  /** which entry of the list matched: the word itself, or the id of a regex rule */
+  entry: string;
+}
+
+export interface MatchedList {
+  name: string;
+  words: MatchedWord[];
+}
+
+export interface RiskSegment {
+  segment: string;
+  /** [start, end): 0-based UTF-16 offsets into ocrText.text, end exclusive */
+  position: [number, number];
+}
+
+export interface OcrText {
+  text: string;
+  matchedLists?: MatchedList[];
+  riskSegments?: RiskSegment[];
+}
+
+export interface ImgRiskDetail {
+  riskSource: ImgRiskSource;
+  objects?: DetectedObject[];
+  ocrText?: OcrText;
+}
+
+export interface RiskCore {
+  riskLevel: RiskLevel;
+  riskLabel1: string;
+  riskLabel2: string;
+  riskLabel3: string;
+  riskDescription: string;
+}
+
+export interface FrameLabel extends RiskCore {
+  probability: number;
+  riskDetail: ImgRiskDetail;
+}
+
+export interface FrameVerdict extends RiskCore {
+  riskDetail: ImgRiskDetail;
+  allLabels: FrameLabel[];
+  businessLabels: never[];
+  imgText?: string;
+  qrContent?: string;
+  applied: string[];
+  notApplied: string[];
+  /** per engine ("decode", "qrcode", "ocr", "nsfw"), wall-clock ms inside the worker */
+  timingsMs: Record<string, number>;
+  /** raw model scores per engine, e.g. scores.nsfw = { Neutral: 0.9, Porn: 0.01, … } (not part of the vendor contract) */
+  scores?: Record<string, Record<string, number>>;
+}
+
+export interface Capability {
+  group: "imgType" | "imgBusinessType" | "audioType" | "audioBusinessType" | "audiostreamType" | "audiostreamBusinessType";
+  type: string;
+  supported: boolean;
+  engine?: string;
+  note?: string;
+}
+
+export interface DetectPoolStats {
+  pending: number;
+  processed: number;
+  perDetectorMs: Record<string, { count: number; totalMs: number }>;
+}
+
+export interface DetectPool {
+  /** resolves once models are loaded in every worker */
+  ready(): Promise<void>;
+  /** rejects with QueueFullError when queueLimit jobs are pending */
+  detectFrame(input: FrameInput): Promise<FrameVerdict>;
+  capabilities(): Capability[];
+  stats(): DetectPoolStats;
+  /** rejects queued and running jobs with PoolClosedError and terminates the workers */
+  close(): Promise<void>;
+}

@@ -1,0 +1,79 @@
+import { EventEmitter } from "node:events";
+import fs from "node:fs/promises";
+import type http from "node:http";
+import path from "node:path";
+import type { Config } from "./config";
+import { Dispatcher } from "./callback/dispatcher";
+import { createDetectPool, type DetectPool } from "./detect";
+import { handleService } from "./request/service-routes";
+import { AccessKeys, dataDirSecret, resolveAccessKeys } from "./service/access-keys";
+import { MediaUrls } from "./service/media-urls";
+import { openStore, type Store } from "./store/db";
+import type { EngineContext, EngineEvents } from "./task/context";
+import { FileRunner } from "./task/file-runner";
+import { checkCallbackTarget } from "./task/url-policy";
+
+export interface Engine {
+  ctx: EngineContext;
+  files: FileRunner;
+  accessKeys: AccessKeys;
+  /** The accepted keys; the first one is what the embedded dashboard uses. */
+  keys: string[];
+  generatedKey: boolean;
+  /** Serves the six v4 endpoints, /openapi.json, /capabilities and /media; false for other paths. */
+  handle(req: http.IncomingMessage, res: http.ServerResponse): boolean;
+  addOwnOrigin(origin: string): void;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface EngineOptions {
+  store?: Store;
+  detect?: DetectPool;
+  log?: (msg: string) => void;
+}
+
+/** The moderation engine (request → task → ingest → detect → callback), independent of Next. */
+export async function createEngine(config: Config, opts: EngineOptions = {}): Promise<Engine> {
+  const log = opts.log ?? ((m: string) => console.log(`[engine] ${m}`));
+  await fs.mkdir(config.dataDir, { recursive: true });
+  const mediaRoot = path.join(config.dataDir, "media");
+  await fs.mkdir(mediaRoot, { recursive: true });
+  const store = opts.store ?? (await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
+  const { keys, generated } = await resolveAccessKeys(config.accessKeys, config.dataDir);
+  const media = new MediaUrls(await dataDirSecret(config.dataDir, "media-url"), mediaRoot);
+  const detect = opts.detect ?? createDetectPool({ workers: config.detectWorkers, dataDir: config.dataDir });
+  const ownOrigins = new Set<string>();
+  const ctxRef: { ctx?: EngineContext } = {};
+  const dispatcher = new Dispatcher({
+    db: store.db,
+    timeScale: config.callbackRetryTimeScale,
+    checkTarget: (url) => checkCallbackTarget(ctxRef.ctx!, url),
+    log,
+  });
+  const ctx: EngineContext = { config, store, dispatcher, detect, media, mediaRoot, events: new EventEmitter<EngineEvents>(), ownOrigins, log };
+  ctxRef.ctx = ctx;
+  const files = new FileRunner(ctx, config.fileConcurrency);
+
+  const engine: Engine = {
+    ctx,
+    files,
+    accessKeys: new AccessKeys(keys),
+    keys,
+    generatedKey: generated,
+    handle: (req, res) => handleService(engine, req, res),
+    addOwnOrigin: (o) => void ownOrigins.add(o),
+    async start() {
+      await detect.ready();
+      dispatcher.start();
+      await files.resume();
+    },
+    async stop() {
+      await files.stop();
+      await dispatcher.stop();
+      await detect.close();
+      if (!opts.store) await store.close();
+    },
+  };
+  return engine;
+}

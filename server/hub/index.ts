@@ -1,0 +1,31 @@
+import type http from "node:http";
+import { Server } from "socket.io";
+import { FILES_ROOM, fileRoom, type ClientToServerEvents, type FileProgressEvent, type ServerToClientEvents } from "../../lib/events";
+
+export interface Hub {
+  io: Server<ClientToServerEvents, ServerToClientEvents>;
+  fileProgress(e: FileProgressEvent): void;
+  close(): Promise<void>;
+}
+
+const ROOM_PATTERN = /^(files|file:[0-9a-f]{32})$/;
+
+/** socket.io on the same HTTP server as Next; clients join named rooms and get typed events. */
+export function createHub(server: http.Server): Hub {
+  const io = new Server<ClientToServerEvents, ServerToClientEvents>(server, { serveClient: false, cors: { origin: false } });
+  io.on("connection", (socket) => {
+    socket.on("subscribe", (room, ack) => {
+      const ok = typeof room === "string" && ROOM_PATTERN.test(room);
+      if (ok) void socket.join(room);
+      if (typeof ack === "function") ack(ok);
+    });
+    socket.on("unsubscribe", (room) => {
+      if (typeof room === "string") void socket.leave(room);
+    });
+  });
+  return {
+    io,
+    fileProgress: (e) => void io.to([FILES_ROOM, fileRoom(e.requestId)]).emit("file:progress", e),
+    close: () => new Promise<void>((resolve) => io.close(() => resolve())),
+  };
+}

@@ -1,0 +1,110 @@
+import { FfmpegError, failureOf, protocolWhitelistFor, startFfmpeg } from "./ffmpeg";
+import { stderrTail } from "./ffmpeg-error";
+import { startProcess } from "./process";
+import { resolveFfprobe } from "./resolve";
+
+export interface MediaInfo {
+  durationSec: number | null;
+  hasVideo: boolean;
+  hasAudio: boolean;
+  width: number | null;
+  height: number | null;
+  fps: number | null;
+  formatName: string | null;
+}
+
+const PROBE_TIMEOUT_MS = 30_000;
+
+function positive(n: unknown): number | null {
+  const v = typeof n === "string" ? Number(n) : n;
+  return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null;
+}
+
+/** "30000/1001" → 29.97; "0/0" → null. */
+export function parseRate(rate: string | undefined): number | null {
+  if (!rate) return null;
+  const [num, den] = rate.split("/").map(Number);
+  const v = den === undefined ? num : den ? num / den : NaN;
+  return positive(Math.round(v * 1000) / 1000);
+}
+
+interface ProbeStream {
+  codec_type?: string;
+  width?: number;
+  height?: number;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
+  duration?: string;
+  disposition?: { attached_pic?: number };
+}
+interface ProbeJson {
+  streams?: ProbeStream[];
+  format?: { duration?: string; format_name?: string };
+}
+
+/** MediaInfo from `ffprobe -print_format json -show_format -show_streams` output. */
+export function mediaInfoFromProbeJson(json: ProbeJson): MediaInfo {
+  const streams = json.streams ?? [];
+  // cover art in mp3/m4a shows up as a one-frame video stream; it is not video to moderate
+  const video = streams.find((s) => s.codec_type === "video" && !s.disposition?.attached_pic);
+  const audio = streams.find((s) => s.codec_type === "audio");
+  const streamMax = Math.max(0, ...streams.map((s) => positive(s.duration) ?? 0));
+  return {
+    durationSec: positive(json.format?.duration) ?? positive(streamMax),
+    hasVideo: Boolean(video),
+    hasAudio: Boolean(audio),
+    width: positive(video?.width),
+    height: positive(video?.height),
+    fps: video ? parseRate(video.avg_frame_rate) ?? parseRate(video.r_frame_rate) : null,
+    formatName: json.format?.format_name ?? null,
+  };
+}
+
+/** MediaInfo from the stream summary `ffmpeg -i <file>` prints to stderr (used when ffprobe is absent). */
+export function mediaInfoFromFfmpegStderr(stderr: string): MediaInfo {
+  const input = /^Input #0, (.+?), from '/m.exec(stderr);
+  const dur = /Duration: (\d+):(\d{2}):(\d{2}(?:\.\d+)?)/.exec(stderr);
+  const streamLines = stderr.split(/\r?\n/).filter((l) => /^\s*Stream #0:\d+/.test(l));
+  const videoLine = streamLines.find((l) => / Video: /.test(l) && !/\(attached pic\)/.test(l));
+  const size = videoLine ? /, (\d{2,5})x(\d{2,5})\b/.exec(videoLine) : null;
+  const fps = videoLine ? /, ([\d.]+)(k?) fps\b/.exec(videoLine) ?? /, ([\d.]+)(k?) tbr\b/.exec(videoLine) : null;
+  return {
+    durationSec: dur ? positive(Number(dur[1]) * 3600 + Number(dur[2]) * 60 + Number(dur[3])) : null,
+    hasVideo: Boolean(videoLine),
+    hasAudio: streamLines.some((l) => / Audio: /.test(l)),
+    width: size ? positive(Number(size[1])) : null,
+    height: size ? positive(Number(size[2])) : null,
+    fps: fps ? positive(Number(fps[1]) * (fps[2] ? 1000 : 1)) : null,
+    formatName: input?.[1] ?? null,
+  };
+}
+
+async function probeWithFfprobe(bin: string, file: string): Promise<MediaInfo> {
+  const args = ["-v", "error", "-protocol_whitelist", protocolWhitelistFor(file), "-print_format", "json", "-show_format", "-show_streams", "-i", file];
+  const result = await startProcess(bin, args, { timeoutMs: PROBE_TIMEOUT_MS }).done;
+  const err = failureOf(result, "ffprobe");
+  if (err) throw err;
+  try {
+    return mediaInfoFromProbeJson(JSON.parse(result.stdout.toString("utf8")) as ProbeJson);
+  } catch (cause) {
+    throw new FfmpegError("failed", "ffprobe printed unreadable JSON", stderrTail(result.stderr), { cause });
+  }
+}
+
+async function probeWithFfmpeg(file: string): Promise<MediaInfo> {
+  // With no output ffmpeg exits 1 after printing the input summary; only a summary-less run is a failure.
+  const result = await startFfmpeg(["-i", file], { timeoutMs: PROBE_TIMEOUT_MS }).done;
+  const summarised = !result.stoppedBy && !result.spawnError && /^Input #0/m.test(result.stderr);
+  if (summarised) return mediaInfoFromFfmpegStderr(result.stderr);
+  throw failureOf(result, "ffmpeg") ?? new FfmpegError("failed", "ffmpeg printed no input summary", stderrTail(result.stderr));
+}
+
+/** Duration, streams, size and rate of a file or URL; undecodable input → FfmpegError "invalid-data". */
+export async function probeMedia(file: string): Promise<MediaInfo> {
+  const ffprobe = resolveFfprobe();
+  const info = ffprobe ? await probeWithFfprobe(ffprobe.path, file) : await probeWithFfmpeg(file);
+  if (!info.hasVideo && !info.hasAudio) {
+    throw new FfmpegError("invalid-data", `no decodable audio or video stream in ${file}`);
+  }
+  return info;
+}

@@ -1,0 +1,24 @@
+// Process-wide singletons, set once by the custom server, read by Next route handlers
+// (Next bundles route handlers separately, so module-level singletons would be different objects).
+import type { Engine } from "./engine";
+import type { Dashboard } from "./dashboard";
+import type { Hub } from "./hub";
+
+export interface Registry {
+  engine: Engine | null; // null when the dashboard drives a remote service
+  dashboard: Dashboard;
+  hub: Hub;
+}
+
+const KEY = Symbol.for("moderation-platform.registry");
+type Holder = { [KEY]?: Registry };
+
+export function setRegistry(r: Registry): void {
+  (globalThis as Holder)[KEY] = r;
+}
+
+export function getRegistry(): Registry {
+  const r = (globalThis as Holder)[KEY];
+  if (!r) throw new Error("registry not initialised: start the app with the custom server (npm run dev / npm start)");
+  return r;
+}

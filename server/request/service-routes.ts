@@ -1,0 +1,94 @@
+import type http from "node:http";
+import type { z } from "zod";
+import { Code, codeMessage } from "../../lib/contract/codes";
+import { describeZodError } from "../../lib/contract/errors";
+import { VideoFileRequest, VideoQueryRequest } from "../../lib/contract/video";
+import { buildOpenApi } from "../../lib/contract/openapi";
+import type { Engine } from "../engine";
+import { ApiError, invalid, noPermission } from "../task/errors";
+import { newRequestId } from "../task/ids";
+import { queryVideoFile, submitVideoFile, type VideoFileRequest as VideoFileTaskRequest } from "../task/video-file";
+import { BodyError, readJson } from "./body";
+
+type Verb<S extends z.ZodType> = (engine: Engine, input: z.output<S>, keyId: string, baseUrl: string) => Promise<object>;
+
+interface Route<S extends z.ZodType = z.ZodType> {
+  schema: S;
+  verb: Verb<S>;
+}
+
+const route = <S extends z.ZodType>(schema: S, verb: Verb<S>): Route => ({ schema, verb: verb as Verb<z.ZodType> });
+
+/** The six v4 endpoints; each answers HTTP 200 with a business code (CONTRACT §1.1). */
+const ROUTES: Record<string, Route> = {
+  "/video/v4": route(VideoFileRequest, (e, input, keyId, baseUrl) => submitVideoFile(e.ctx, input as unknown as VideoFileTaskRequest, keyId, baseUrl, (id) => e.files.enqueue(id))),
+  "/video/query/v4": route(VideoQueryRequest, (e, input, keyId) => queryVideoFile(e.ctx, input as { btId: string }, keyId)),
+};
+
+export const SERVICE_PATHS = ["/videostream/v4", "/finish_videostream/v4", "/audiostream/v4", "/finish_audiostream/v4", "/video/v4", "/video/query/v4"];
+
+export function registerServiceRoute(path: string, r: Route): void {
+  ROUTES[path] = r;
+}
+export { route };
+
+function send(res: http.ServerResponse, status: number, body: unknown, type = "application/json; charset=utf-8") {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(text), "cache-control": "no-store" });
+  res.end(text);
+}
+
+/** Handles the service's own paths; returns false for anything else (the dashboard's). */
+export function handleService(engine: Engine, req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  const url = new URL(req.url ?? "/", "http://x");
+  const p = url.pathname;
+  if (p.startsWith("/media/") && (req.method === "GET" || req.method === "HEAD")) {
+    engine.ctx.media.serve(req, res);
+    return true;
+  }
+  if (p === "/openapi.json" && req.method === "GET") {
+    send(res, 200, buildOpenApi({ serverUrl: baseUrlOf(engine, req) }));
+    return true;
+  }
+  if (p === "/capabilities" && (req.method === "GET" || req.method === "POST")) {
+    send(res, 200, { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS), capabilities: engine.ctx.detect.capabilities() });
+    return true;
+  }
+  if (!SERVICE_PATHS.includes(p)) return false;
+  if (req.method !== "POST") {
+    res.setHeader("allow", "POST");
+    send(res, 405, { code: Code.INVALID_PARAMS, message: `${codeMessage(Code.INVALID_PARAMS)}: use POST`, requestId: newRequestId() });
+    return true;
+  }
+  void answer(engine, ROUTES[p], req, res);
+  return true;
+}
+
+async function answer(engine: Engine, r: Route | undefined, req: http.IncomingMessage, res: http.ServerResponse) {
+  try {
+    if (!r) throw new ApiError(Code.SERVICE_FAILURE, `${codeMessage(Code.SERVICE_FAILURE)}: this endpoint is not available in this build`);
+    const raw = await readJson(req).catch((err) => {
+      throw err instanceof BodyError ? invalid(err.message) : err;
+    });
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw invalid("body must be a JSON object");
+    const key = (raw as { accessKey?: unknown }).accessKey;
+    if (typeof key !== "string" || key === "") throw invalid("accessKey is required");
+    const keyId = engine.accessKeys.check(key);
+    if (!keyId) throw noPermission();
+    const parsed = r.schema.safeParse(raw);
+    if (!parsed.success) throw invalid(describeZodError(parsed.error).replace(/^invalid parameter\s*/i, ""));
+    send(res, 200, await r.verb(engine, parsed.data, keyId, baseUrlOf(engine, req)));
+  } catch (err) {
+    if (err instanceof ApiError) return send(res, 200, { code: err.code, message: err.message, requestId: newRequestId() });
+    engine.ctx.log(`service error on ${req.url}: ${(err as Error).stack ?? err}`);
+    send(res, 200, { code: Code.SERVICE_FAILURE, message: codeMessage(Code.SERVICE_FAILURE), requestId: newRequestId() });
+  }
+}
+
+/** Base URL for links this server hands out (imgUrl, audioUrl): PUBLIC_BASE_URL or the request's Host. */
+export function baseUrlOf(engine: Engine, req: http.IncomingMessage): string {
+  if (engine.ctx.config.publicBaseUrl) return engine.ctx.config.publicBaseUrl;
+  const host = req.headers.host ?? `127.0.0.1:${engine.ctx.config.port}`;
+  const proto = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+  return `${proto}://${host}`;
+}

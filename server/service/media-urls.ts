@@ -1,0 +1,51 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type http from "node:http";
+
+/** Unguessable, expiring links to captured frames and audio clips under DATA_DIR/media. */
+export class MediaUrls {
+  constructor(
+    private readonly secret: Buffer,
+    private readonly mediaRoot: string,
+  ) {}
+
+  private sign(rel: string, exp: number): string {
+    return crypto.createHmac("sha256", this.secret).update(`${rel}\n${exp}`).digest("base64url").slice(0, 32);
+  }
+
+  /** rel is relative to the media root, e.g. "<requestId>/v1.jpg". */
+  url(baseUrl: string, rel: string, expiresAt: Date): string {
+    const exp = Math.floor(expiresAt.getTime() / 1000);
+    return `${baseUrl}/media/${rel}?exp=${exp}&sig=${this.sign(rel, exp)}`;
+  }
+
+  /** Serves GET /media/...; answers 403 for a bad or expired signature, 404 for a missing file. */
+  serve(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const u = new URL(req.url ?? "/", "http://x");
+    const rel = decodeURIComponent(u.pathname.replace(/^\/media\//, ""));
+    const exp = Number(u.searchParams.get("exp"));
+    const sig = u.searchParams.get("sig") ?? "";
+    const want = this.sign(rel, exp);
+    const ok = sig.length === want.length && crypto.timingSafeEqual(Buffer.from(sig), Buffer.from(want));
+    if (!ok || !Number.isFinite(exp) || exp * 1000 < Date.now() || rel.includes("..")) {
+      res.writeHead(403, { "content-type": "text/plain" }).end("forbidden");
+      return;
+    }
+    const file = path.join(this.mediaRoot, rel);
+    if (!file.startsWith(this.mediaRoot + path.sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    fs.stat(file, (err, st) => {
+      if (err || !st.isFile()) {
+        res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+        return;
+      }
+      const type = file.endsWith(".jpg") ? "image/jpeg" : file.endsWith(".wav") ? "audio/wav" : file.endsWith(".mp3") ? "audio/mpeg" : "application/octet-stream";
+      res.writeHead(200, { "content-type": type, "content-length": st.size, "cache-control": "private, max-age=3600" });
+      if (req.method === "HEAD") res.end();
+      else fs.createReadStream(file).pipe(res);
+    });
+  }
+}

@@ -1,0 +1,77 @@
+/** Ordered SQL migrations; applied once each, recorded in schema_migrations. Never edit a shipped one. */
+export const MIGRATIONS: ReadonlyArray<{ id: string; sql: string }> = [
+  {
+    id: "0001_init",
+    sql: `
+CREATE TABLE tasks (
+  request_id text PRIMARY KEY,
+  kind text NOT NULL,
+  key_id text NOT NULL,
+  app_id text NOT NULL,
+  event_id text NOT NULL,
+  bt_id text,
+  status text NOT NULL,
+  request jsonb NOT NULL,
+  result jsonb,
+  result_code integer,
+  progress jsonb NOT NULL,
+  base_url text NOT NULL,
+  run_count integer NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX tasks_bt_idx ON tasks (kind, key_id, bt_id);
+CREATE INDEX tasks_status_idx ON tasks (status);
+CREATE TABLE deliveries (
+  id text PRIMARY KEY,
+  request_id text NOT NULL,
+  seq integer NOT NULL,
+  url text NOT NULL,
+  body text NOT NULL,
+  schedule text NOT NULL,
+  status text NOT NULL,
+  attempt_count integer NOT NULL DEFAULT 0,
+  next_attempt_at timestamptz,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE INDEX deliveries_due_idx ON deliveries (status, next_attempt_at);
+CREATE INDEX deliveries_task_idx ON deliveries (request_id, seq);
+CREATE TABLE delivery_attempts (
+  id bigserial PRIMARY KEY,
+  delivery_id text NOT NULL,
+  attempt integer NOT NULL,
+  at timestamptz NOT NULL,
+  http_status integer,
+  error text,
+  duration_ms integer NOT NULL
+);
+CREATE INDEX delivery_attempts_delivery_idx ON delivery_attempts (delivery_id);
+CREATE TABLE dashboard_files (
+  request_id text PRIMARY KEY,
+  bt_id text NOT NULL,
+  url text NOT NULL,
+  title text,
+  service_base_url text NOT NULL,
+  receiver_token text NOT NULL,
+  status text NOT NULL,
+  risk_level text,
+  code integer,
+  frames_done integer NOT NULL DEFAULT 0,
+  frames_total integer NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL,
+  callback_received_at timestamptz
+);
+CREATE TABLE received_callbacks (
+  id bigserial PRIMARY KEY,
+  delivery_id text,
+  kind text NOT NULL,
+  request_id text NOT NULL,
+  received_at timestamptz NOT NULL,
+  body jsonb NOT NULL
+);
+CREATE INDEX received_callbacks_task_idx ON received_callbacks (request_id);
+`,
+  },
+];

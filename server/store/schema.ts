@@ -1,0 +1,100 @@
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/** One moderation task: a video file, or (later) a live video/audio stream. */
+export const tasks = pgTable(
+  "tasks",
+  {
+    requestId: text("request_id").primaryKey(),
+    kind: text("kind").$type<TaskKind>().notNull(),
+    keyId: text("key_id").notNull(), // sha256 prefix of the accessKey, never the key itself
+    appId: text("app_id").notNull(),
+    eventId: text("event_id").notNull(),
+    btId: text("bt_id"),
+    status: text("status").$type<TaskStatus>().notNull(),
+    request: jsonb("request").$type<Record<string, unknown>>().notNull(),
+    result: jsonb("result").$type<Record<string, unknown>>(),
+    resultCode: integer("result_code"),
+    progress: jsonb("progress").$type<TaskProgress>().notNull(),
+    baseUrl: text("base_url").notNull(),
+    runCount: integer("run_count").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("tasks_bt_idx").on(t.kind, t.keyId, t.btId), index("tasks_status_idx").on(t.status)],
+);
+
+/** The callback outbox: one row per body to deliver, retried on its schedule. */
+export const deliveries = pgTable(
+  "deliveries",
+  {
+    id: text("id").primaryKey(), // also sent as webhook-id so receivers can drop duplicates
+    requestId: text("request_id").notNull(),
+    seq: integer("seq").notNull(),
+    url: text("url").notNull(),
+    body: text("body").notNull(),
+    schedule: text("schedule").notNull(),
+    status: text("status").$type<"pending" | "delivered" | "exhausted">().notNull(),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("deliveries_due_idx").on(t.status, t.nextAttemptAt), index("deliveries_task_idx").on(t.requestId, t.seq)],
+);
+
+export const deliveryAttempts = pgTable(
+  "delivery_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    deliveryId: text("delivery_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
+    httpStatus: integer("http_status"),
+    error: text("error"),
+    durationMs: integer("duration_ms").notNull(),
+  },
+  (t) => [index("delivery_attempts_delivery_idx").on(t.deliveryId)],
+);
+
+/** Files the dashboard submitted (to the embedded service or a remote one). */
+export const dashboardFiles = pgTable("dashboard_files", {
+  requestId: text("request_id").primaryKey(),
+  btId: text("bt_id").notNull(),
+  url: text("url").notNull(),
+  title: text("title"),
+  serviceBaseUrl: text("service_base_url").notNull(),
+  receiverToken: text("receiver_token").notNull(),
+  status: text("status").$type<"queued" | "processing" | "done" | "failed">().notNull(),
+  riskLevel: text("risk_level"),
+  code: integer("code"),
+  framesDone: integer("frames_done").notNull().default(0),
+  framesTotal: integer("frames_total").notNull().default(0),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+  callbackReceivedAt: timestamp("callback_received_at", { withTimezone: true, mode: "date" }),
+});
+
+/** Every callback body the dashboard's receivers accepted. */
+export const receivedCallbacks = pgTable(
+  "received_callbacks",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    deliveryId: text("delivery_id"),
+    kind: text("kind").notNull(),
+    requestId: text("request_id").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull(),
+    body: jsonb("body").$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index("received_callbacks_task_idx").on(t.requestId)],
+);
+
+export type TaskKind = "video" | "videostream" | "audiostream";
+export type TaskStatus = "queued" | "processing" | "done" | "failed" | "running" | "ended";
+export interface TaskProgress {
+  framesDone: number;
+  framesTotal: number;
+  segmentsDone: number;
+  segmentsTotal: number;
+}
+export type TaskRow = typeof tasks.$inferSelect;
+export type DeliveryRow = typeof deliveries.$inferSelect;

@@ -1,0 +1,25 @@
+import type { EventEmitter } from "node:events";
+import type { Config } from "../config";
+import type { Dispatcher } from "../callback/dispatcher";
+import type { DetectPool } from "../detect";
+import type { Store } from "../store/db";
+import type { MediaUrls } from "../service/media-urls";
+import type { FileProgressEvent } from "../../lib/events";
+
+export interface EngineEvents {
+  "file:progress": [FileProgressEvent];
+}
+
+/** What every task verb needs; built once by createEngine. */
+export interface EngineContext {
+  config: Config;
+  store: Store;
+  dispatcher: Dispatcher;
+  detect: DetectPool;
+  media: MediaUrls;
+  mediaRoot: string;
+  events: EventEmitter<EngineEvents>;
+  /** Origins of this server's own receivers: callbacks there pass the private-network guard. */
+  ownOrigins: Set<string>;
+  log: (msg: string) => void;
+}

@@ -1,0 +1,166 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import { Code, codeMessage } from "../../lib/contract/codes";
+import { parseTypeList, IMG_TYPES, IMG_BUSINESS_TYPES, AUDIO_TYPES, AUDIO_BUSINESS_TYPES } from "../../lib/contract/taxonomy";
+import type { FrameVerdict } from "../detect";
+import { downloadToFile, DownloadError } from "../ingest/download";
+import { FfmpegError } from "../ingest/ffmpeg";
+import { probeMedia } from "../ingest/probe";
+import { planCapture } from "../ingest/capture-plan";
+import { extractFrames, type CapturedFrame } from "../ingest/frames";
+import { extractAudioSegments, measureSpeechEnergy, type AudioSegment } from "../ingest/audio";
+import { UrlRefusedError } from "../ingest/url-guard";
+import { tasks, type TaskProgress, type TaskRow } from "../store/schema";
+import type { EngineContext } from "./context";
+import { RECEIVER_PATH_PREFIX } from "./url-policy";
+import type { VideoFileRequest } from "./video-file";
+import { buildAudioItem, buildFileResult, buildFrameItem, worst } from "./file-result";
+
+/** Raised for content the service cannot moderate: ends the task with code 1905. */
+class Unrecognised extends Error {}
+
+const rel = (requestId: string, file: string) => `${requestId}/${path.basename(file)}`;
+
+/** Download → probe → capture frames and audio → detect → result → callback. Re-runnable from scratch. */
+export async function runVideoFile(ctx: EngineContext, task: TaskRow, signal: AbortSignal): Promise<void> {
+  const req = task.request as unknown as VideoFileRequest;
+  const dir = path.join(ctx.mediaRoot, task.requestId);
+  await fs.rm(dir, { recursive: true, force: true });
+  await fs.mkdir(dir, { recursive: true });
+  const progress: TaskProgress = { framesDone: 0, framesTotal: 0, segmentsDone: 0, segmentsTotal: 0 };
+  await setStatus(ctx, task, "processing", progress);
+
+  let result: Record<string, unknown>;
+  try {
+    result = await analyse(ctx, task, req, dir, progress, signal);
+  } catch (err) {
+    if (signal.aborted) throw err;
+    if (!(err instanceof Unrecognised || err instanceof DownloadError || err instanceof FfmpegError || err instanceof UrlRefusedError)) throw err;
+    ctx.log(`file ${task.requestId}: ${err.message}`);
+    result = { code: Code.CONTENT_UNRECOGNISED, message: `${codeMessage(Code.CONTENT_UNRECOGNISED)}: ${err.message}`, requestId: task.requestId, btId: req.data.btId };
+  } finally {
+    await fs.rm(path.join(dir, "source"), { force: true });
+  }
+
+  const done = result.code === Code.SUCCESS;
+  await ctx.store.db.update(tasks).set({ status: done ? "done" : "failed", result, resultCode: result.code as number, progress, updatedAt: new Date() }).where(eq(tasks.requestId, task.requestId));
+  if (req.callback) await ctx.dispatcher.enqueue({ requestId: task.requestId, url: req.callback, body: result, schedule: "video" });
+  emit(ctx, task, done ? "done" : "failed", progress, result);
+}
+
+async function analyse(ctx: EngineContext, task: TaskRow, req: VideoFileRequest, dir: string, progress: TaskProgress, signal: AbortSignal) {
+  const source = path.join(dir, "source");
+  const u = new URL(req.data.url);
+  const own = ctx.ownOrigins.has(u.origin) && !u.pathname.startsWith(RECEIVER_PATH_PREFIX);
+  await downloadToFile(req.data.url, source, { maxBytes: ctx.config.fileMaxBytes, timeoutMs: 10 * 60_000, allowPrivate: ctx.config.allowPrivateNetworks || own, signal });
+  const info = await probeMedia(source);
+  if (!info.hasVideo && !info.hasAudio) throw new Unrecognised("no audio or video stream");
+  if (info.durationSec !== null && info.durationSec > ctx.config.fileMaxDurationSec) throw new Unrecognised(`duration ${info.durationSec.toFixed(1)} s is over the ${ctx.config.fileMaxDurationSec} s limit`);
+
+  const imgTypes = [...parseTypeList(req.imgType ?? "", IMG_TYPES).types];
+  const imgBusinessTypes = [...parseTypeList(req.imgBusinessType ?? "", IMG_BUSINESS_TYPES).types];
+  const audioTypes = parseTypeList(req.audioType ?? "", AUDIO_TYPES).types.filter((t) => t !== "NONE");
+  const audioBusinessTypes = [...parseTypeList(req.audioBusinessType ?? "", AUDIO_BUSINESS_TYPES).types];
+  const lang = req.acceptLang ?? "zh";
+  const expiresAt = task.expiresAt;
+
+  const plan = info.hasVideo ? planCapture({ durationSec: info.durationSec, screenshotType: req.data.screenshotType, detectFrequency: req.data.detectFrequency, advancedFrequency: req.data.advancedFrequency, checkFrameCount: req.data.checkFrameCount }) : null;
+  progress.framesTotal = plan ? (plan.mode === "times" ? plan.times.length : Math.max(1, Math.round((info.durationSec ?? 0) / 2))) : 0;
+  const wantAudio = info.hasAudio && (audioTypes.length > 0 || audioBusinessTypes.length > 0);
+  emit(ctx, task, "processing", progress);
+
+  const notApplied = new Set<string>();
+  const verdicts: Promise<{ frame: CapturedFrame; verdict: FrameVerdict; similarity: number }>[] = [];
+  let previous: Promise<Buffer> = Promise.resolve(Buffer.alloc(256));
+  const tick = throttle(() => saveProgress(ctx, task, progress), 500);
+  const detectOne = (frame: CapturedFrame) => {
+    const thumb = fs.readFile(frame.path).then((b) => sharp(b).resize(16, 16, { fit: "fill" }).greyscale().raw().toBuffer());
+    const prev = previous;
+    previous = thumb;
+    return (async () => {
+      const jpeg = await fs.readFile(frame.path);
+      const verdict = await ctx.detect.detectFrame({ jpeg: new Uint8Array(jpeg), imgTypes, imgBusinessTypes, lang });
+      verdict.notApplied.forEach((t) => notApplied.add(t));
+      const similarity = compare(await prev, await thumb);
+      progress.framesDone++;
+      emit(ctx, task, "processing", progress);
+      tick();
+      return { frame, verdict, similarity };
+    })();
+  };
+
+  const framesJob = plan ? extractFrames(path.join(dir, "source"), plan, dir, { signal, onFrame: (f) => verdicts.push(detectOne(f)) }) : Promise.resolve([]);
+  const audioJob = wantAudio ? extractAudioSegments(source, dir, { signal }) : Promise.resolve([] as AudioSegment[]);
+  const [frames, segments] = await Promise.all([framesJob, audioJob]);
+  if (plan && frames.length === 0 && info.hasVideo) throw new Unrecognised("no frame could be decoded");
+  progress.framesTotal = frames.length;
+  const detected = (await Promise.all(verdicts)).sort((a, b) => a.frame.index - b.frame.index);
+
+  const step = req.data.audioDetectStep ?? 0;
+  progress.segmentsTotal = segments.length;
+  audioTypes.forEach((t) => notApplied.add(t));
+  audioBusinessTypes.forEach((t) => notApplied.add(t));
+  const audioItems = [];
+  for (const seg of segments) {
+    if (step > 0 && (seg.index - 1) % (step + 1) !== 0) continue;
+    const energy = await measureSpeechEnergy(seg.path);
+    const url = ctx.media.url(task.baseUrl, rel(task.requestId, seg.path), expiresAt);
+    audioItems.push(buildAudioItem(task.requestId, seg, url, energy, lang));
+    progress.segmentsDone++;
+  }
+
+  const frameItems = detected.map(({ frame, verdict, similarity }) => buildFrameItem(task.requestId, frame, verdict, ctx.media.url(task.baseUrl, rel(task.requestId, frame.path), expiresAt), similarity, imgTypes));
+  const audioDuration = info.hasAudio ? (info.durationSec ?? 0) : 0;
+  return buildFileResult({
+    requestId: task.requestId,
+    btId: req.data.btId,
+    riskLevel: worst([...frameItems.map((f) => f.riskLevel), ...audioItems.map((a) => a.riskLevel)]),
+    frames: frameItems,
+    audio: audioItems,
+    returnAllImg: req.data.returnAllImg === 1,
+    returnAllAudio: req.data.returnAllAudio === 1,
+    billingImgNum: frames.length,
+    billingAudioDuration: Math.round(audioDuration * 1000) / 1000,
+    time: info.durationSec ?? 0,
+    passThrough: req.data.extra?.passThrough,
+    notAppliedTypes: [...notApplied],
+  });
+}
+
+/** 1 − mean absolute difference of two 16×16 greyscale thumbnails. */
+function compare(a: Buffer, b: Buffer): number {
+  let sum = 0;
+  for (let i = 0; i < b.length; i++) sum += Math.abs((a[i] ?? 0) - b[i]);
+  return Math.round((1 - sum / (b.length * 255)) * 1000) / 1000;
+}
+
+function throttle(fn: () => Promise<unknown>, ms: number): () => void {
+  let last = 0;
+  return () => {
+    if (Date.now() - last < ms) return;
+    last = Date.now();
+    void fn().catch(() => undefined);
+  };
+}
+
+async function setStatus(ctx: EngineContext, task: TaskRow, status: "processing", progress: TaskProgress) {
+  await ctx.store.db.update(tasks).set({ status, progress, runCount: task.runCount + 1, updatedAt: new Date() }).where(eq(tasks.requestId, task.requestId));
+  emit(ctx, task, status, progress);
+}
+
+async function saveProgress(ctx: EngineContext, task: TaskRow, progress: TaskProgress) {
+  await ctx.store.db.update(tasks).set({ progress: { ...progress }, updatedAt: new Date() }).where(eq(tasks.requestId, task.requestId));
+}
+
+function emit(ctx: EngineContext, task: TaskRow, status: "processing" | "done" | "failed", progress: TaskProgress, result?: Record<string, unknown>) {
+  ctx.events.emit("file:progress", {
+    requestId: task.requestId,
+    btId: task.btId ?? "",
+    status,
+    ...progress,
+    riskLevel: result?.riskLevel as "PASS" | "REVIEW" | "REJECT" | undefined,
+    code: result?.code as number | undefined,
+  });
+}

@@ -1,0 +1,45 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { loadConfig } from "../../server/config";
+import { startApp, type App } from "../../server/app";
+
+export const TEST_KEY = "test-key-0001";
+
+/** A real service (no Next) on port 0 with a fresh DATA_DIR; PostgreSQL gets a fresh schema. */
+export async function startTestService(o: { databaseUrl?: string | null; env?: Record<string, string> } = {}): Promise<App & { dataDir: string; post: (p: string, body: unknown) => Promise<Record<string, unknown>> }> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "mod-test-"));
+  let databaseUrl = o.databaseUrl ?? null;
+  if (databaseUrl) {
+    // isolate each run in its own schema via the libpq "options" parameter
+    const schema = `t_${crypto.randomBytes(6).toString("hex")}`;
+    const { default: pg } = await import("pg");
+    const c = new pg.Client({ connectionString: databaseUrl });
+    await c.connect();
+    await c.query(`CREATE SCHEMA ${schema}`);
+    await c.end();
+    const u = new URL(databaseUrl);
+    u.searchParams.set("options", `-c search_path=${schema}`);
+    databaseUrl = u.toString();
+  }
+  const config = loadConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    MODERATION_ACCESS_KEYS: TEST_KEY,
+    ALLOW_PRIVATE_NETWORKS: "1",
+    CALLBACK_RETRY_TIME_SCALE: "0.01",
+    STREAM_RETRY_TIME_SCALE: "0.01",
+    NODE_ENV: "production",
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...o.env,
+  });
+  const app = await startApp(config, { withNext: false, log: () => undefined });
+  const post = async (p: string, body: unknown) => {
+    const res = await fetch(`${app.url}${p}`, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
+    return (await res.json()) as Record<string, unknown>;
+  };
+  return Object.assign(app, { dataDir, post });
+}
+

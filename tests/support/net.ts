@@ -1,0 +1,61 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** Store backends every store-touching integration test runs against. */
+export function storeBackends(): Array<{ name: string; databaseUrl: string | null }> {
+  const list: Array<{ name: string; databaseUrl: string | null }> = [{ name: "pglite", databaseUrl: null }];
+  if (process.env.DATABASE_URL) list.push({ name: "postgres", databaseUrl: process.env.DATABASE_URL });
+  else console.log("# skipping PostgreSQL variants: DATABASE_URL is not set");
+  return list;
+}
+
+export interface Received {
+  at: number;
+  body: Record<string, unknown>;
+  headers: http.IncomingHttpHeaders;
+  status: number;
+}
+
+/** A local callback receiver that answers each request with the next status from `statuses` (then 200). */
+export async function startReceiver(statuses: number[] = []) {
+  const received: Received[] = [];
+  const waiters: Array<() => void> = [];
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const status = statuses.shift() ?? 200;
+    received.push({ at: Date.now(), body: JSON.parse(Buffer.concat(chunks).toString("utf8")), headers: req.headers, status });
+    res.writeHead(status).end(status === 200 ? "ok" : "fail");
+    waiters.splice(0).forEach((w) => w());
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`;
+  return {
+    url,
+    received,
+    /** Resolves once `predicate` holds over what was received (checked on every arrival). */
+    async until(predicate: (r: Received[]) => boolean, timeoutMs = 60_000): Promise<Received[]> {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate(received)) {
+        if (Date.now() > deadline) throw new Error(`receiver: condition not met in ${timeoutMs} ms (got ${received.length} callbacks)`);
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 250);
+        });
+      }
+      return received;
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** Polls `fn` until it returns a truthy value. */
+export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 60_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
