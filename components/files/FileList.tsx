@@ -9,13 +9,13 @@ export default function FileList() {
   const files = useFilesQuery();
   useFilesLive();
 
-  if (files.isPending) return <p className="px-3 py-6 text-center text-xs text-zinc-500">Loading files…</p>;
-  if (files.isError) return <div className="p-3"><ErrorNote prefix="Could not load files:" error={files.error} /></div>;
+  if (files.isPending) return <p data-testid="file-list" data-state="loading" className="px-3 py-6 text-center text-xs text-zinc-500">Loading files…</p>;
+  if (files.isError) return <div data-testid="file-list" data-state="error" className="p-3"><ErrorNote prefix="Could not load files:" error={files.error} /></div>;
   const rows = [...files.data.files].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-  if (rows.length === 0) return <p className="px-3 py-6 text-center text-xs text-zinc-500">No files submitted yet.</p>;
+  if (rows.length === 0) return <p data-testid="file-list" data-state="ready" className="px-3 py-6 text-center text-xs text-zinc-500">No files submitted yet.</p>;
 
   return (
-    <div className="overflow-x-auto">
+    <div data-testid="file-list" data-state="ready" className="overflow-x-auto">
       <table className="w-full table-fixed text-left text-sm" data-testid="file-table">
         <colgroup>
           <col />

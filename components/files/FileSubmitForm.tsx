@@ -66,7 +66,8 @@ function Toggle({ label, checked, onChange }: { label: string; checked: boolean;
 }
 
 export default function FileSubmitForm() {
-  const caps = useCapabilitiesQuery().data?.capabilities;
+  const capsQuery = useCapabilitiesQuery();
+  const caps = capsQuery.data?.capabilities;
   const submit = useSubmitFileMutation();
   const [state, setState] = useState<FileFormState>(INITIAL_FORM);
   // null until the reviewer touches the image types: until then every supported type is ticked.
@@ -97,7 +98,7 @@ export default function FileSubmitForm() {
   }
 
   return (
-    <form data-testid="file-form" onSubmit={onSubmit} noValidate className="space-y-3 p-3">
+    <form data-testid="file-form" data-capabilities={capsQuery.status} onSubmit={onSubmit} noValidate className="space-y-3 p-3">
       <div className="flex flex-wrap items-end gap-3">
         <Field label="Video URL" htmlFor="f-url" className="min-w-72 flex-[3]">
           <input id="f-url" type="url" required className={inputCls} placeholder="https://cdn.example/video.mp4" value={state.url} onChange={(e) => set({ url: e.target.value })} />

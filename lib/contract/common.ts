@@ -211,6 +211,12 @@ export type ImgAllLabel = z.infer<typeof ImgAllLabel>;
 export const AudioAllLabel = z.object({ ...allLabelShape, riskDetail: AudioRiskDetail.optional() });
 export type AudioAllLabel = z.infer<typeof AudioAllLabel>;
 
+/** Either detail shape (all fields optional but riskSource): for code that handles labels generically. */
+export const RiskDetail = ImgRiskDetail.extend(AudioRiskDetail.shape);
+export type RiskDetail = z.infer<typeof RiskDetail>;
+export const AllLabel = z.object({ ...allLabelShape, riskDetail: RiskDetail.optional() });
+export type AllLabel = z.infer<typeof AllLabel>;
+
 const businessLabelShape = {
   businessLabel1: z.string(),
   businessLabel2: z.string(),
@@ -223,6 +229,8 @@ export const ImgBusinessLabel = z.object({ ...businessLabelShape, businessDetail
 export type ImgBusinessLabel = z.infer<typeof ImgBusinessLabel>;
 export const AudioBusinessLabel = z.object({ ...businessLabelShape, businessDetail: AudioRiskDetail.partial().optional() });
 export type AudioBusinessLabel = z.infer<typeof AudioBusinessLabel>;
+export const BusinessLabel = z.object({ ...businessLabelShape, businessDetail: RiskDetail.partial().optional() });
+export type BusinessLabel = z.infer<typeof BusinessLabel>;
 
 export const TokenLabel = z.object({
   label1: z.string().optional(),

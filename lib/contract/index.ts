@@ -12,3 +12,5 @@ export * from "./video";
 export * from "./video-result";
 export * from "./errors";
 export * from "./openapi";
+// Schema + type in common.ts win over the type-only names of the same meaning in taxonomy.ts.
+export { AcceptLang, Lang, RiskLevel, RiskSource } from "./common";

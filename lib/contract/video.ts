@@ -82,3 +82,6 @@ export type VideoFileResponse = z.infer<typeof VideoFileResponse>;
 export const VideoQueryRequest = z.object({ accessKey: AccessKey, btId: VideoBtId })
   .meta({ description: "Poll a video file result (POST /video/query/v4)" });
 export type VideoQueryRequest = z.infer<typeof VideoQueryRequest>;
+
+/** The callback body lives in video-result.ts; re-exported here under its endpoint-facing name. */
+export { VideoFileResult as VideoFileCallback, VideoQueryResponse } from "./video-result";

@@ -69,12 +69,16 @@ async function grabAt(file: string, t: number, out: string, opts: Required<Pick<
 async function extractBySeeking(file: string, times: number[], outDir: string, o: Required<Pick<ExtractFramesOptions, "maxWidth" | "concurrency" | "timeoutMs">> & ExtractFramesOptions): Promise<CapturedFrame[]> {
   const frames: CapturedFrame[] = [];
   let next = 0;
+  let failed = false; // one worker's failure stops the others from starting more runs
   const worker = async () => {
-    while (next < times.length) {
+    while (next < times.length && !failed) {
       if (o.signal?.aborted) throw new FfmpegError("killed", "frame extraction aborted");
       const i = next++;
       const out = path.join(outDir, frameName(i + 1));
-      const timeSec = await grabAt(file, times[i], out, o);
+      const timeSec = await grabAt(file, times[i], out, o).catch((err: unknown) => {
+        failed = true;
+        throw err;
+      });
       if (timeSec === null) continue;
       const frame = { index: i + 1, timeSec, path: out };
       frames.push(frame);
@@ -127,18 +131,18 @@ export function arithmeticStep(times: number[]): number | null {
 }
 
 /** `select` expression taking, for the k-th target k·step, the first frame at or after it. */
-const everyStepSelect = (step: number, limit: number) => `select='lt(selected_n\\,${limit})*gte(t+0.001\\,selected_n*${step})'`;
+const everyStepSelect = (step: number, limit: number) => `select='lt(selected_n,${limit})*gte(t+0.001,selected_n*${step})'`;
 
 /** Grabs the frames a CapturePlan asks for as JPEGs in `outDir`, scaled down to at most maxWidth. */
 export async function extractFrames(file: string, plan: CapturePlan, outDir: string, opts: ExtractFramesOptions = {}): Promise<CapturedFrame[]> {
   await mkdir(outDir, { recursive: true });
   const o = { maxWidth: 1280, concurrency: 2, timeoutMs: DEFAULT_TIMEOUT_MS, strategy: "auto" as const, ...opts };
   if (plan.mode === "keyframes") {
-    return extractInOnePass(file, outDir, ["-skip_frame", "nokey"], null, MAX_CAPTURE_FRAMES, o);
+    return nonEmptyOr(file, await extractInOnePass(file, outDir, ["-skip_frame", "nokey"], null, MAX_CAPTURE_FRAMES, o));
   }
   if (plan.times.length === 0) {
     const step = plan.intervalSec ?? 5;
-    return extractInOnePass(file, outDir, [], everyStepSelect(step, MAX_CAPTURE_FRAMES), MAX_CAPTURE_FRAMES, o);
+    return nonEmptyOr(file, await extractInOnePass(file, outDir, [], everyStepSelect(step, MAX_CAPTURE_FRAMES), MAX_CAPTURE_FRAMES, o));
   }
   const step = arithmeticStep(plan.times);
   const spacing = step ?? Infinity;
@@ -147,7 +151,10 @@ export async function extractFrames(file: string, plan: CapturePlan, outDir: str
     const frames = await extractInOnePass(file, outDir, [], everyStepSelect(step, plan.times.length), plan.times.length, o);
     if (frames.length > 0) return frames;
   }
-  const frames = await extractBySeeking(file, plan.times, outDir, o);
+  return nonEmptyOr(file, await extractBySeeking(file, plan.times, outDir, o));
+}
+
+function nonEmptyOr(file: string, frames: CapturedFrame[]): CapturedFrame[] {
   if (frames.length === 0) throw new FfmpegError("no-stream", `no video frame could be decoded from ${file}`);
   return frames;
 }

@@ -34,6 +34,8 @@ export interface StartOptions {
   onStderrLine?: (line: string) => void;
   /** When set, stdout is handed to the caller instead of being collected. */
   onStdout?: (chunk: Buffer) => void;
+  /** Environment for the child (default: this process's). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 // Children still running when this Node process exits are killed, so none outlive the server or a test run.
@@ -56,7 +58,7 @@ export function liveChildCount(): number {
 
 /** Spawns `bin args`, owns it until exit, and stops it on timeout or abort with a bounded wait. */
 export function startProcess(bin: string, args: string[], opts: StartOptions = {}): OwnedProcess {
-  const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"], env: (opts.env ?? process.env) as NodeJS.ProcessEnv });
   trackChild(child);
 
   const outChunks: Buffer[] = [];

@@ -2,6 +2,8 @@ import { accessSync, constants, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
+/** Environment variables to resolve from (process.env or a test's own). */
+export type Env = Readonly<Record<string, string | undefined>>;
 export type FfmpegSource = "FFMPEG_PATH" | "PATH" | "npm";
 export interface ResolvedBinary<S extends string> {
   path: string;
@@ -40,7 +42,7 @@ function npmFfmpeg(): string | null {
 }
 
 /** Resolution without memoising or logging; exported for tests. */
-export function resolveFfmpegFrom(env: NodeJS.ProcessEnv): ResolvedBinary<FfmpegSource> {
+export function resolveFfmpegFrom(env: Env): ResolvedBinary<FfmpegSource> {
   const configured = env.FFMPEG_PATH?.trim();
   if (configured) {
     if (isExecutableFile(configured)) return { path: configured, source: "FFMPEG_PATH" };
@@ -54,7 +56,7 @@ export function resolveFfmpegFrom(env: NodeJS.ProcessEnv): ResolvedBinary<Ffmpeg
 }
 
 /** ffprobe is optional (the npm ffmpeg ships none): FFPROBE_PATH → PATH → null. */
-export function resolveFfprobeFrom(env: NodeJS.ProcessEnv): ResolvedBinary<"FFPROBE_PATH" | "PATH"> | null {
+export function resolveFfprobeFrom(env: Env): ResolvedBinary<"FFPROBE_PATH" | "PATH"> | null {
   const configured = env.FFPROBE_PATH?.trim();
   if (configured) {
     if (isExecutableFile(configured)) return { path: configured, source: "FFPROBE_PATH" };

@@ -50,7 +50,7 @@ export function handleService(engine: Engine, req: http.IncomingMessage, res: ht
     send(res, 200, buildOpenApi({ serverUrl: baseUrlOf(engine, req) }));
     return true;
   }
-  if (p === "/capabilities" && (req.method === "GET" || req.method === "POST")) {
+  if (p === "/capabilities/v4" && (req.method === "GET" || req.method === "POST")) {
     send(res, 200, { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS), capabilities: engine.ctx.detect.capabilities() });
     return true;
   }

@@ -1,7 +1,7 @@
 import RiskBadge from "@/components/ui/RiskBadge";
 import { formatMediaTime } from "@/components/ui/format";
 import { asRiskLevel, riskStyles } from "@/components/ui/risk";
-import { labelName } from "./frame-info";
+import { extraDescription, labelName } from "./frame-info";
 import HighlightedText from "./HighlightedText";
 import type { AudioDetail } from "./types";
 
@@ -27,7 +27,7 @@ export default function AudioSegments({ segments }: { segments: AudioDetail[] })
             </div>
             <div className="min-w-0 text-xs">
               <div className={`font-medium ${level === "PASS" ? "text-zinc-300" : riskStyles[level].text}`}>
-                {labelName(seg)} <span className="font-normal text-zinc-500">· {seg.riskDescription}</span>
+                {labelName(seg)} {extraDescription(seg) && <span className="font-normal text-zinc-500">· {extraDescription(seg)}</span>}
               </div>
               {text !== "" ? (
                 <HighlightedText text={text} matchedLists={seg.riskDetail?.matchedLists} riskSegments={seg.riskDetail?.riskSegments} className="text-zinc-300" testId="audio-text" />

@@ -1,6 +1,6 @@
 import { formatMediaTime } from "@/components/ui/format";
 import { asRiskLevel, riskStyles } from "@/components/ui/risk";
-import { frameOcr, frameQr, labelName } from "./frame-info";
+import { extraDescription, frameOcr, frameQr, labelName, labelSlugs } from "./frame-info";
 import type { FrameDetail } from "./types";
 
 /** One captured frame: thumbnail with a risk-coloured frame, time, top label and the evidence in short. */
@@ -24,7 +24,7 @@ export default function FrameCard({ frame, onOpen }: { frame: FrameDetail; onOpe
         </div>
         <div className="space-y-1 p-2 text-xs">
           <div className={`truncate font-semibold ${style.text}`} title={labelName(frame)}>{labelName(frame)}</div>
-          <div className="truncate text-[11px] text-zinc-500" title={frame.riskDescription}>{frame.riskDescription}</div>
+          <div className="truncate text-[11px] text-zinc-500" title={frame.riskDescription}>{extraDescription(frame) || <span className="font-mono">{labelSlugs(frame)}</span>}</div>
           {qr.map((q) => (
             <div key={q} data-testid="qr-content" className="truncate font-mono text-[11px] text-sky-300" title={q}>QR: {q}</div>
           ))}

@@ -5,7 +5,7 @@ import { RISK_SOURCE_MEANING, type RiskSource } from "@/lib/contract/taxonomy";
 import RiskBadge from "@/components/ui/RiskBadge";
 import { formatMediaTime, formatPercent } from "@/components/ui/format";
 import { asRiskLevel, riskStyles } from "@/components/ui/risk";
-import { frameOcr, frameQr, labelName } from "./frame-info";
+import { extraDescription, frameOcr, frameQr, labelName, labelSlugs, sourceName } from "./frame-info";
 import HighlightedText, { MatchLegend } from "./HighlightedText";
 import type { AllLabel, FrameDetail, ImgRiskDetail } from "./types";
 
@@ -37,10 +37,13 @@ function LabelsTable({ frame }: { frame: FrameDetail }) {
             <td className="py-1.5 pr-2"><RiskBadge level={asRiskLevel(l.riskLevel)} size="sm" /></td>
             <td className="py-1.5 pr-2">
               <div className="text-zinc-100">{labelName(l)}</div>
-              <div className="text-[11px] text-zinc-500">{l.riskDescription} · <span className="font-mono">{[l.riskLabel1, l.riskLabel2, l.riskLabel3].filter(Boolean).join("/")}</span></div>
+              <div className="text-[11px] text-zinc-500">
+                {extraDescription(l) ? `${extraDescription(l)} · ` : ""}
+                <span className="font-mono">{labelSlugs(l)}</span>
+              </div>
             </td>
             <td className="py-1.5 pr-2 text-right font-mono tabular-nums text-zinc-300">{formatPercent(l.probability)}</td>
-            <td className="py-1.5 text-[11px] text-zinc-400">{RISK_SOURCE_MEANING[l.riskDetail?.riskSource as RiskSource] ?? "—"}</td>
+            <td className="py-1.5 text-[11px] text-zinc-400" title={RISK_SOURCE_MEANING[l.riskDetail?.riskSource as RiskSource]}>{sourceName(l.riskDetail?.riskSource)}</td>
           </tr>
         ))}
       </tbody>

@@ -15,15 +15,19 @@ export default function HighlightedText({ text, matchedLists, riskSegments, test
   return (
     <p data-testid={testId} className={`whitespace-pre-wrap break-words ${className}`}>
       {pieces.map((p, i) =>
-        p.match ? (
+        p.match?.kind === "word" ? (
           <mark
             key={i}
             data-list={p.match.list}
-            title={`matched "${p.match.word}" in ${p.match.list}`}
-            className="rounded-sm bg-risk-reject/25 px-0.5 text-red-100 underline decoration-risk-reject decoration-2 underline-offset-2"
+            title={`matched "${p.match.word}" in list ${p.match.list}`}
+            className="rounded-sm bg-risk-reject/25 text-red-100 underline decoration-risk-reject decoration-2 underline-offset-2"
           >
             {p.text}
           </mark>
+        ) : p.match ? (
+          <span key={i} data-segment title="inside a risk segment" className="bg-risk-review/10 text-amber-100">
+            {p.text}
+          </span>
         ) : (
           <span key={i}>{p.text}</span>
         ),

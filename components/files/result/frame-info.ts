@@ -13,6 +13,23 @@ export function labelName(core: Pick<RiskCore, "riskLabel1" | "riskLabel2" | "ri
   return describe(core.riskLabel1, core.riskLabel2 ?? "", core.riskLabel3 ?? "", "en");
 }
 
+/** The slug path, e.g. "ad/lianxifangshi/shejiaozhanghao". */
+export function labelSlugs(core: Pick<RiskCore, "riskLabel1" | "riskLabel2" | "riskLabel3">): string {
+  return [core.riskLabel1, core.riskLabel2, core.riskLabel3].filter(Boolean).join("/");
+}
+
+/** The service's riskDescription when it adds something to the display name (e.g. another language), else "". */
+export function extraDescription(core: RiskCore): string {
+  return core.riskDescription && core.riskDescription !== labelName(core) ? core.riskDescription : "";
+}
+
+const SOURCE_SHORT: Readonly<Record<number, string>> = { 1000: "none", 1001: "text", 1002: "visual", 1003: "audio" };
+
+/** riskSource as one word (1001 → "text": OCR or transcript). */
+export function sourceName(source: number | undefined): string {
+  return source === undefined ? "—" : (SOURCE_SHORT[source] ?? String(source));
+}
+
 function mergeLists(into: MatchedList[], lists: MatchedList[] | undefined) {
   for (const list of lists ?? []) {
     const existing = into.find((l) => l.name === list.name);

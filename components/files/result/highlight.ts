@@ -4,10 +4,8 @@ import type { MatchedList, RiskSegment } from "./types";
 export interface Piece {
   text: string;
   /** set on highlighted pieces: which list (or "risk segment") and word caused the match */
-  match?: { list: string; word: string };
+  match?: { list: string; word: string; kind: "word" | "segment" };
 }
-
-type Range = { start: number; end: number; list: string; word: string };
 
 function spells(text: string, start: number, end: number, word: string): boolean {
   return start >= 0 && end <= text.length && start < end && text.slice(start, end).toLowerCase() === word.toLowerCase();
@@ -37,26 +35,24 @@ export function locate(text: string, word: string, position?: number[]): Array<[
   return out;
 }
 
+/**
+ * Split text into pieces: matched list words win (first match per character), risk segments only mark
+ * what no word covers, so a long segment never hides the words that caused it.
+ */
 export function highlightPieces(text: string, lists: MatchedList[] = [], segments: RiskSegment[] = []): Piece[] {
-  const ranges: Range[] = [];
-  for (const list of lists) {
-    for (const w of list.words ?? []) {
-      for (const [start, end] of locate(text, w.word, w.position)) ranges.push({ start, end, list: list.name, word: w.word });
-    }
-  }
-  for (const seg of segments) {
-    for (const [start, end] of locate(text, seg.segment, seg.position)) ranges.push({ start, end, list: "risk segment", word: seg.segment });
-  }
-  ranges.sort((x, y) => x.start - y.start || y.end - x.end);
+  const marks: Array<Piece["match"] | undefined> = new Array(text.length).fill(undefined);
+  const paint = (ranges: Array<[number, number]>, match: NonNullable<Piece["match"]>) => {
+    for (const [start, end] of ranges) for (let i = start; i < end; i++) marks[i] ??= match;
+  };
+  for (const list of lists) for (const w of list.words ?? []) paint(locate(text, w.word, w.position), { list: list.name, word: w.word, kind: "word" });
+  for (const seg of segments) paint(locate(text, seg.segment, seg.position), { list: "risk segment", word: seg.segment, kind: "segment" });
 
   const pieces: Piece[] = [];
-  let cursor = 0;
-  for (const r of ranges) {
-    if (r.start < cursor) continue; // overlaps an earlier highlight: keep the first
-    if (r.start > cursor) pieces.push({ text: text.slice(cursor, r.start) });
-    pieces.push({ text: text.slice(r.start, r.end), match: { list: r.list, word: r.word } });
-    cursor = r.end;
+  for (let i = 0; i < text.length; ) {
+    let j = i + 1;
+    while (j < text.length && marks[j] === marks[i]) j++;
+    pieces.push(marks[i] ? { text: text.slice(i, j), match: marks[i] } : { text: text.slice(i, j) });
+    i = j;
   }
-  if (cursor < text.length) pieces.push({ text: text.slice(cursor) });
   return pieces;
 }

@@ -18,8 +18,12 @@ const CONTACT_HANDLE = [
   `${CHANNEL}${ID_SUFFIX}\\s*(?=[a-z_.-]*\\d)${ID}`,
 ].join("|");
 
+// URL characters, and those a URL may not end on (sentence punctuation after it is not part of it)
+const URL_CHAR = "[^\\s<>\"'，。；、]";
+const URL_END = "[^\\s<>\"'，。；、.,;:!?)\\]]";
 const URL =
-  "(?<![a-z0-9@])(?:(?:https?://|www\\.)[^\\s<>\"'，。]+|[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.(?:com|net|org|cn|io|me|cc|xyz|top|vip|shop|info|co|tv|app|link|site|online|store|club|live)(?![a-z0-9-])(?:[/?#][^\\s<>\"'，。]*)?)";
+  `(?<![a-z0-9@])(?:(?:https?://|www\\.)${URL_CHAR}*${URL_END}` +
+  `|[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.(?:com|net|org|cn|io|me|cc|xyz|top|vip|shop|info|co|tv|app|link|site|online|store|club|live)(?![a-z0-9-])(?:[/?#](?:${URL_CHAR}*${URL_END})?)?)`;
 
 export const DEFAULT_LISTS: KeywordList[] = [
   {

@@ -1,0 +1,29 @@
+// Messages between the pool (main thread) and a detect worker.
+import type { FrameVerdict } from "./types";
+
+export interface WorkerInit {
+  /** file URL of worker.ts, imported by worker-boot.mjs after tsx is registered */
+  entry: string;
+  dataDir: string;
+}
+
+export interface JobMessage {
+  type: "job";
+  id: number;
+  jpeg: Uint8Array;
+  imgTypes: string[];
+  imgBusinessTypes: string[];
+  lang: "zh" | "en";
+}
+
+export type ToWorker =
+  | JobMessage
+  | { type: "close" }
+  /** test hook: throw an uncaught error inside the worker */
+  | { type: "crash" };
+
+export type FromWorker =
+  | { type: "ready"; loadMs: Record<string, number> }
+  | { type: "init-error"; message: string }
+  | { type: "result"; id: number; verdict: FrameVerdict }
+  | { type: "error"; id: number; name: string; message: string };

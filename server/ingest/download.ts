@@ -1,0 +1,120 @@
+import { createWriteStream } from "node:fs";
+import { mkdir, rename, rm } from "node:fs/promises";
+import http, { type IncomingMessage } from "node:http";
+import https from "node:https";
+import type { LookupFunction } from "node:net";
+import { isIPv6 } from "node:net";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { Transform } from "node:stream";
+import { randomBytes } from "node:crypto";
+import { UrlRefusedError, checkUrl } from "./url-guard";
+
+export type DownloadErrorKind = "too-large" | "http-status" | "refused-url" | "network" | "timeout";
+
+export class DownloadError extends Error {
+  readonly kind: DownloadErrorKind;
+  readonly status?: number;
+  constructor(kind: DownloadErrorKind, message: string, options?: { status?: number; cause?: unknown }) {
+    super(message, { cause: options?.cause });
+    this.name = "DownloadError";
+    this.kind = kind;
+    if (options?.status !== undefined) this.status = options.status;
+  }
+}
+
+export interface DownloadOptions {
+  maxBytes: number;
+  /** For the whole download, redirects included. */
+  timeoutMs: number;
+  allowPrivate: boolean;
+  allowedOrigins?: string[];
+  maxRedirects?: number;
+  /** Aborting rejects with the signal's reason (an AbortError), not a DownloadError. */
+  signal?: AbortSignal;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** A lookup that answers only with the addresses checkUrl already vetted. */
+function pinnedLookup(addresses: string[]): LookupFunction {
+  const entries = addresses.map((address) => ({ address, family: isIPv6(address) ? 6 : 4 }));
+  return (_host, options, callback) => {
+    const cb = callback as (err: Error | null, a: unknown, f?: number) => void;
+    if ((options as { all?: boolean }).all) cb(null, entries);
+    else cb(null, entries[0].address, entries[0].family);
+  };
+}
+
+function request(url: URL, addresses: string[], signal: AbortSignal): Promise<IncomingMessage> {
+  const lib = url.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = lib.get(url, { lookup: pinnedLookup(addresses), signal, headers: { "accept-encoding": "identity", "user-agent": "moderation-ingest/1" } }, resolve);
+    req.on("error", reject);
+  });
+}
+
+/** Caps the stream at maxBytes, failing with too-large the moment it goes over. */
+function byteLimit(maxBytes: number, counter: { bytes: number }): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      counter.bytes += chunk.length;
+      if (counter.bytes > maxBytes) done(new DownloadError("too-large", `download exceeds ${maxBytes} bytes`));
+      else done(null, chunk);
+    },
+  });
+}
+
+function classify(err: unknown, timeout: AbortSignal, caller?: AbortSignal): unknown {
+  if (err instanceof DownloadError) return err;
+  if (err instanceof UrlRefusedError) return new DownloadError("refused-url", err.message, { cause: err });
+  if (caller?.aborted) return caller.reason ?? err;
+  if (timeout.aborted) return new DownloadError("timeout", "download timed out", { cause: err });
+  return new DownloadError("network", `download failed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+}
+
+/**
+ * Downloads an http(s) URL to `dest` (tmp file + rename), vetting every URL in the redirect chain with
+ * the URL guard and connecting only to the addresses it vetted; stops as soon as maxBytes is passed.
+ */
+export async function downloadToFile(url: string, dest: string, opts: DownloadOptions): Promise<{ bytes: number; contentType: string | null }> {
+  const timeout = AbortSignal.timeout(opts.timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
+  const maxRedirects = opts.maxRedirects ?? 5;
+  await mkdir(path.dirname(dest), { recursive: true });
+  const tmp = `${dest}.${randomBytes(6).toString("hex")}.part`;
+  try {
+    let current = url;
+    for (let hop = 0; ; hop++) {
+      const { url: checked, addresses } = await checkUrl(current, { protocols: ["http", "https"], allowPrivate: opts.allowPrivate, allowedOrigins: opts.allowedOrigins });
+      signal.throwIfAborted();
+      const res = await request(checked, addresses, signal);
+      const status = res.statusCode ?? 0;
+      if (REDIRECTS.has(status) && res.headers.location) {
+        res.resume();
+        if (hop >= maxRedirects) throw new DownloadError("http-status", `more than ${maxRedirects} redirects`, { status });
+        current = new URL(res.headers.location, checked).href;
+        continue;
+      }
+      if (status < 200 || status >= 300) {
+        res.resume();
+        throw new DownloadError("http-status", `HTTP ${status} from ${checked.origin}${checked.pathname}`, { status });
+      }
+      const declared = Number(res.headers["content-length"]);
+      if (Number.isFinite(declared) && declared > opts.maxBytes) {
+        res.destroy();
+        throw new DownloadError("too-large", `Content-Length ${declared} exceeds ${opts.maxBytes} bytes`);
+      }
+      const counter = { bytes: 0 };
+      await pipeline(res, byteLimit(opts.maxBytes, counter), createWriteStream(tmp), { signal });
+      if (Number.isFinite(declared) && counter.bytes !== declared) {
+        throw new DownloadError("network", `connection closed after ${counter.bytes} of ${declared} bytes`);
+      }
+      await rename(tmp, dest);
+      return { bytes: counter.bytes, contentType: res.headers["content-type"] ?? null };
+    }
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw classify(err, timeout, opts.signal);
+  }
+}

@@ -1,0 +1,10 @@
+export * from "./ffmpeg";
+export * from "./probe";
+export * from "./capture-plan";
+export * from "./frames";
+export * from "./audio";
+export * from "./download";
+export * from "./url-guard";
+export { startProcess, liveChildCount, KILL_GRACE_MS, type OwnedProcess, type ProcessResult, type StartOptions, type StopReason } from "./process";
+export { readWavPcm16, type Pcm16 } from "./wav";
+export { speechEnergyOf } from "./energy";

@@ -1,0 +1,63 @@
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import { isPrivateAddress } from "./ip-ranges";
+
+export { isPrivateAddress } from "./ip-ranges";
+
+export type UrlRefusedReason = "protocol" | "private-address" | "unresolvable" | "malformed";
+
+export class UrlRefusedError extends Error {
+  readonly reason: UrlRefusedReason;
+  constructor(reason: UrlRefusedReason, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "UrlRefusedError";
+    this.reason = reason;
+  }
+}
+
+export interface CheckUrlOptions {
+  /** Allowed schemes, with or without the colon: ["http", "https"]. */
+  protocols: string[];
+  allowPrivate: boolean;
+  /** Exact origins (e.g. "http://127.0.0.1:3000") exempt from the private-address check. */
+  allowedOrigins?: string[];
+}
+
+/**
+ * Parses `raw`, checks its scheme, resolves its host (every address) and refuses it when any address is
+ * private, unless allowPrivate or its origin is listed. Returns the addresses checked, so the caller
+ * can connect to exactly those (no second lookup a DNS rebinding could answer differently).
+ */
+export async function checkUrl(raw: string, opts: CheckUrlOptions): Promise<{ url: URL; addresses: string[] }> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch (cause) {
+    throw new UrlRefusedError("malformed", `not a valid URL: ${raw.slice(0, 200)}`, { cause });
+  }
+  const allowed = opts.protocols.map((p) => p.replace(/:$/, "").toLowerCase());
+  const scheme = url.protocol.replace(/:$/, "");
+  if (!allowed.includes(scheme)) throw new UrlRefusedError("protocol", `protocol ${scheme}: is not allowed (allowed: ${allowed.join(", ")})`);
+  if (!url.hostname) throw new UrlRefusedError("malformed", `URL has no host: ${url.href}`);
+
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const exempt = opts.allowPrivate || (opts.allowedOrigins ?? []).includes(url.origin);
+  if (!exempt && /(^|\.)localhost\.?$/i.test(host)) throw new UrlRefusedError("private-address", `${host} is a local name`);
+
+  let addresses: string[];
+  if (isIP(host)) {
+    addresses = [host];
+  } else {
+    try {
+      addresses = (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+    } catch (cause) {
+      throw new UrlRefusedError("unresolvable", `cannot resolve ${host}`, { cause });
+    }
+    if (addresses.length === 0) throw new UrlRefusedError("unresolvable", `${host} has no addresses`);
+  }
+  if (!exempt) {
+    const bad = addresses.find(isPrivateAddress);
+    if (bad) throw new UrlRefusedError("private-address", `${host} resolves to a private address (${bad})`);
+  }
+  return { url, addresses };
+}

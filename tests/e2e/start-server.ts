@@ -1,0 +1,24 @@
+// Playwright webServer entry: the production custom server on a fresh data dir (run `npm run build` first).
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+if (!existsSync(path.resolve(".next", "BUILD_ID"))) {
+  console.error("start-server: no production build in .next/ — run `npm run build` before the e2e tests");
+  process.exit(1);
+}
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "moderation-e2e-"));
+process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));
+
+// Object.assign: Next's typings declare NODE_ENV read-only.
+Object.assign(process.env, {
+  PORT: process.env.E2E_PORT ?? "3100",
+  HOST: process.env.HOST ?? "127.0.0.1",
+  DATA_DIR: dataDir,
+  ALLOW_PRIVATE_NETWORKS: "1",
+  NODE_ENV: "production",
+  MODERATION_ACCESS_KEYS: "e2e-key",
+});
+
+await import("../../server/main");

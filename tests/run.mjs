@@ -1,0 +1,58 @@
+// `npm test`: unit + integration (node:test) then end-to-end (Playwright in Debian chromium).
+// On a fresh Debian machine it first installs the Debian packages the tests need (as root).
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+
+const DEBIAN_PACKAGES = { ffmpeg: "/usr/bin/ffmpeg", chromium: "/usr/bin/chromium", "fonts-noto-cjk": "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", "fonts-dejavu-core": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf" };
+
+function ensureDebianPackages() {
+  const missing = Object.entries(DEBIAN_PACKAGES).filter(([, file]) => !fs.existsSync(file)).map(([pkg]) => pkg);
+  if (missing.length === 0) return;
+  const root = process.getuid?.() === 0;
+  if (!root || !fs.existsSync("/usr/bin/apt-get")) {
+    console.error(`missing Debian packages: ${missing.join(" ")} — install them with: sudo apt-get install -y ${missing.join(" ")}`);
+    process.exit(2);
+  }
+  console.log(`installing Debian packages: ${missing.join(" ")}`);
+  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
+  execFileSync("apt-get", ["install", "-y", "-qq", ...missing], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+}
+
+function run(cmd, args, extraEnv = {}) {
+  const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...extraEnv } });
+  return r.status ?? 1;
+}
+
+ensureDebianPackages();
+fs.mkdirSync(".test-results", { recursive: true });
+const only = process.argv[2]; // optional: unit | integration | e2e
+let failed = 0;
+const counts = { passed: 0, failed: 0, skipped: 0 };
+
+if (!only || only === "unit" || only === "integration") {
+  const globs = only === "unit" ? ["tests/unit/**/*.test.ts"] : only === "integration" ? ["tests/integration/**/*.test.ts"] : ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"];
+  const status = run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", "--test-reporter-destination=.test-results/node.tap", ...globs]);
+  const tap = fs.existsSync(".test-results/node.tap") ? fs.readFileSync(".test-results/node.tap", "utf8") : "";
+  const num = (k) => Number((tap.match(new RegExp(`^# ${k} (\\d+)$`, "m")) ?? [])[1] ?? 0);
+  counts.passed += num("pass");
+  counts.failed += num("fail") + num("cancelled");
+  counts.skipped += num("skipped") + num("todo");
+  if (status !== 0) failed++;
+}
+
+if (!only || only === "e2e") {
+  if (!fs.existsSync(".next/BUILD_ID")) failed += run("npm", ["run", "build"]) === 0 ? 0 : 1;
+  const status = run("npx", ["playwright", "test"], { PLAYWRIGHT_JSON_OUTPUT_NAME: ".test-results/e2e.json" });
+  try {
+    const stats = JSON.parse(fs.readFileSync(".test-results/e2e.json", "utf8")).stats;
+    counts.passed += stats.expected + (stats.flaky ?? 0);
+    counts.failed += stats.unexpected;
+    counts.skipped += stats.skipped;
+  } catch {
+    counts.failed += 1;
+  }
+  if (status !== 0) failed++;
+}
+
+console.log(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+process.exit(failed || counts.failed ? 1 : 0);
