@@ -39,3 +39,57 @@ export interface DashboardConfig {
   embedded: boolean;
   pollIntervalMs: number;
 }
+
+// ---- live streams ----
+
+export type StreamKind = "video" | "audio";
+
+export interface StreamStartInput {
+  kind: StreamKind;
+  url: string;
+  title?: string;
+  /** video: frame capture cadence in seconds (1–60, default 3) */
+  detectFrequency?: number;
+  /** video: imgType values; audio streams ignore it */
+  imgTypes: string[];
+  /** video: audioType values (["NONE"] = frames only); audio: the `type` values */
+  audioTypes: string[];
+  returnAllImg: boolean;
+  returnAllText: boolean;
+  returnFinishInfo: boolean;
+  detectStep?: number;
+  audioDetectStep?: number;
+}
+
+export interface StreamSummary {
+  requestId: string;
+  kind: StreamKind;
+  url: string;
+  title: string | null;
+  status: "running" | "ended";
+  /** risk of the most recent frame/segment result */
+  currentRisk: RiskLevel | null;
+  worstRisk: RiskLevel | null;
+  lastResultAt: string | null; // ISO
+  startedAt: string; // ISO
+  endedAt: string | null;
+  /** stream-end reason: auxInfo.errorCode (3001–3005) when a pull failure ended it */
+  endErrorCode: number | null;
+  endReason: string | null;
+  frames: number;
+  segments: number;
+}
+
+/** One callback the dashboard's receiver accepted, as shown on the timeline. `id` grows monotonically. */
+export interface StreamEvent {
+  id: number;
+  requestId: string;
+  kind: "frame" | "audio" | "end";
+  receivedAt: string; // ISO
+  body: Record<string, unknown>; // the contract callback body (VideoStreamFrameResult, …AudioResult, AudioStreamSegmentResult, *End)
+}
+
+export interface StreamDetail {
+  stream: StreamSummary;
+  events: StreamEvent[]; // oldest first
+}

@@ -13,3 +13,18 @@ export const FileSubmitInput = z.object({
   returnAllAudio: z.boolean(),
   title: z.string().max(128).optional(),
 });
+
+/** Validation of the dashboard's stream start form (app/api/streams POST). */
+export const StreamStartInput = z.object({
+  kind: z.enum(["video", "audio"]),
+  url: z.string().trim().min(1, "stream URL is required").max(600),
+  title: z.string().max(64).optional(),
+  detectFrequency: z.number().int().min(1).max(60).optional(),
+  imgTypes: z.array(z.string().max(32)).max(16),
+  audioTypes: z.array(z.string().max(32)).max(16),
+  returnAllImg: z.boolean(),
+  returnAllText: z.boolean(),
+  returnFinishInfo: z.boolean(),
+  detectStep: z.number().int().min(1).max(100).optional(),
+  audioDetectStep: z.number().int().min(1).max(36).optional(),
+});

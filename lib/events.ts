@@ -1,5 +1,5 @@
 // Socket.io event map shared by the hub (server) and the dashboard (browser).
-import type { RiskLevel } from "./dashboard-api";
+import type { RiskLevel, StreamEvent, StreamSummary } from "./dashboard-api";
 
 export interface FileProgressEvent {
   requestId: string;
@@ -15,6 +15,10 @@ export interface FileProgressEvent {
 
 export interface ServerToClientEvents {
   "file:progress": (e: FileProgressEvent) => void;
+  /** to streamRoom(requestId): every accepted callback of that stream */
+  "stream:event": (e: StreamEvent) => void;
+  /** to STREAMS_ROOM: the wall's row of a stream changed */
+  "stream:summary": (s: StreamSummary) => void;
 }
 
 export interface ClientToServerEvents {
@@ -25,3 +29,5 @@ export interface ClientToServerEvents {
 /** Room names: every file event goes to FILES_ROOM and to fileRoom(requestId). */
 export const FILES_ROOM = "files";
 export const fileRoom = (requestId: string) => `file:${requestId}`;
+export const STREAMS_ROOM = "streams";
+export const streamRoom = (requestId: string) => `stream:${requestId}`;

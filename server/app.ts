@@ -6,7 +6,9 @@ import { createEngine, type Engine } from "./engine";
 import { createHub } from "./hub";
 import { setRegistry } from "./registry";
 import { openStore } from "./store/db";
-import { createDetectPool } from "./detect";
+import { capabilityTable } from "./detect";
+import { startRtmpServer, type RtmpServer } from "./demo/rtmp-server";
+import { createDemo } from "./dashboard/demo";
 
 export interface App {
   url: string;
@@ -49,7 +51,14 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   const local = `http://127.0.0.1:${port}`;
   for (const o of [local, `http://localhost:${port}`, config.publicBaseUrl]) if (o) engine?.addOwnOrigin(o);
 
-  const remoteCaps = remote ? createDetectPool({ workers: 1, dataDir: config.dataDir }).capabilities() : [];
+  const rtmp: RtmpServer | null = config.rtmpPort > 0 ? await startRtmpServer({ rtmpPort: config.rtmpPort, httpPort: config.rtmpHttpPort, host: config.host }).catch((err: Error) => (log(`RTMP ingest not started: ${err.message}`), null)) : null;
+  if (rtmp) {
+    // the service may pull from this server's own ingest even without ALLOW_PRIVATE_NETWORKS
+    engine?.addOwnMediaOrigin(`rtmp://127.0.0.1:${rtmp.rtmpPort}`);
+    engine?.addOwnMediaOrigin(`http://127.0.0.1:${rtmp.httpPort}`);
+    log(`> RTMP ingest on rtmp://localhost:${rtmp.rtmpPort}/live/<key> (HTTP-FLV on :${rtmp.httpPort})`);
+  }
+  const capabilities = () => engine?.ctx.detect.capabilities() ?? capabilityTable();
   const dashboard = createDashboard({
     store,
     serviceBaseUrl: config.serviceBaseUrl ?? local,
@@ -57,11 +66,20 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     embedded: !remote,
     pollIntervalMs: config.dashboardPollIntervalMs,
     receiverOrigin: config.publicBaseUrl ?? local,
-    capabilities: () => engine?.ctx.detect.capabilities() ?? remoteCaps,
+    capabilities,
     publish: (e) => hub.fileProgress(e),
+    publishStreamEvent: (e) => hub.streamEvent(e),
+    publishStreamSummary: (s) => hub.streamSummary(s),
+  });
+  const demo = createDemo({
+    rtmp,
+    publicHost: config.publicBaseUrl ? new URL(config.publicBaseUrl).hostname : "localhost",
+    supportedImgTypes: () => capabilities().filter((c) => c.group === "imgType" && c.supported).map((c) => c.type),
+    startStream: (input) => dashboard.streams.start(input),
+    log,
   });
   engine?.ctx.events.on("file:progress", (e) => void dashboard.onFileProgress(e).catch((err) => log(`dashboard: ${err}`)));
-  setRegistry({ engine, dashboard, hub });
+  setRegistry({ engine, dashboard, hub, demo });
   await engine?.start();
 
   return {
@@ -70,6 +88,8 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     engine,
     server,
     async close() {
+      await demo.stop();
+      await rtmp?.close();
       await hub.close();
       await new Promise<void>((r) => server.close(() => r()));
       await engine?.stop();

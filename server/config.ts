@@ -15,6 +15,9 @@ export interface Config {
   streamRetryTimeScale: number;
   detectWorkers: number;
   fileConcurrency: number;
+  maxConcurrentStreams: number;
+  rtmpPort: number;
+  rtmpHttpPort: number;
   fileMaxBytes: number;
   fileMaxDurationSec: number;
   retentionHours: number;
@@ -46,6 +49,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamRetryTimeScale: num("STREAM_RETRY_TIME_SCALE", 1, env),
     detectWorkers: Math.max(1, Math.floor(num("DETECT_WORKERS", 1, env))),
     fileConcurrency: Math.max(1, Math.floor(num("FILE_CONCURRENCY", 1, env))),
+    maxConcurrentStreams: Math.floor(num("MAX_CONCURRENT_STREAMS", 8, env)),
+    rtmpPort: Math.floor(num("RTMP_PORT", 1935, env)),
+    rtmpHttpPort: Math.floor(num("RTMP_HTTP_PORT", 8000, env)),
     fileMaxBytes: num("FILE_MAX_BYTES", 300 * 1024 * 1024, env),
     fileMaxDurationSec: num("FILE_MAX_DURATION_SEC", 2 * 3600, env),
     retentionHours: num("RESULT_RETENTION_HOURS", 72, env),

@@ -11,11 +11,13 @@ import { MediaUrls } from "./service/media-urls";
 import { openStore, type Store } from "./store/db";
 import type { EngineContext, EngineEvents } from "./task/context";
 import { FileRunner } from "./task/file-runner";
+import { StreamRunner } from "./task/stream-runner";
 import { checkCallbackTarget } from "./task/url-policy";
 
 export interface Engine {
   ctx: EngineContext;
   files: FileRunner;
+  streams: StreamRunner;
   accessKeys: AccessKeys;
   /** The accepted keys; the first one is what the embedded dashboard uses. */
   keys: string[];
@@ -23,6 +25,8 @@ export interface Engine {
   /** Serves the six v4 endpoints, /openapi.json, /capabilities and /media; false for other paths. */
   handle(req: http.IncomingMessage, res: http.ServerResponse): boolean;
   addOwnOrigin(origin: string): void;
+  /** `scheme://host:port` of this server's own media ingest (RTMP, HTTP-FLV): pullable without ALLOW_PRIVATE_NETWORKS. */
+  addOwnMediaOrigin(origin: string): void;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -44,6 +48,7 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
   const media = new MediaUrls(await dataDirSecret(config.dataDir, "media-url"), mediaRoot);
   const detect = opts.detect ?? createDetectPool({ workers: config.detectWorkers, dataDir: config.dataDir });
   const ownOrigins = new Set<string>();
+  const ownMediaOrigins = new Set<string>();
   const ctxRef: { ctx?: EngineContext } = {};
   const dispatcher = new Dispatcher({
     db: store.db,
@@ -51,25 +56,29 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
     checkTarget: (url) => checkCallbackTarget(ctxRef.ctx!, url),
     log,
   });
-  const ctx: EngineContext = { config, store, dispatcher, detect, media, mediaRoot, events: new EventEmitter<EngineEvents>(), ownOrigins, log };
+  const ctx: EngineContext = { config, store, dispatcher, detect, media, mediaRoot, events: new EventEmitter<EngineEvents>(), ownOrigins, ownMediaOrigins, log };
   ctxRef.ctx = ctx;
   const files = new FileRunner(ctx, config.fileConcurrency);
+  const streams = new StreamRunner(ctx);
 
   const engine: Engine = {
     ctx,
     files,
+    streams,
     accessKeys: new AccessKeys(keys),
     keys,
     generatedKey: generated,
     handle: (req, res) => handleService(engine, req, res),
     addOwnOrigin: (o) => void ownOrigins.add(o),
+    addOwnMediaOrigin: (o) => void ownMediaOrigins.add(o),
     async start() {
       await detect.ready();
       dispatcher.start();
       await files.resume();
+      await streams.resume();
     },
     async stop() {
-      await files.stop();
+      await Promise.all([files.stop(), streams.stop()]);
       await dispatcher.stop();
       await detect.close();
       if (!opts.store) await store.close();

@@ -10,9 +10,23 @@ let shared: AppSocket | null = null;
 /** How many mounted components want each room; a room is left when its count reaches 0. */
 const roomRefs = new Map<string, number>();
 const statusListeners = new Set<() => void>();
+/** Rooms the server has acknowledged on the current connection; cleared on disconnect. */
+const joinedRooms = new Set<string>();
+/** Per room: who wants to hear that the server (re)acknowledged it. */
+const joinListeners = new Map<string, Set<(ok: boolean) => void>>();
 
 function notifyStatus() {
   for (const listener of statusListeners) listener();
+}
+
+/** Ask the server to join `room`; listeners hear the ack, so they can refetch what they missed. */
+function subscribe(socket: AppSocket, room: string) {
+  socket.emit("subscribe", room, (ok: boolean) => {
+    // A late ack for a room left meanwhile, or from a dead connection, is not news.
+    if (!roomRefs.has(room) || !socket.connected) return;
+    if (ok) joinedRooms.add(room);
+    for (const listener of joinListeners.get(room) ?? []) listener(ok);
+  });
 }
 
 /** The one socket.io connection of this tab, to the page's own origin. */
@@ -21,10 +35,13 @@ export function getSocket(): AppSocket {
   const socket: AppSocket = io({ path: "/socket.io", autoConnect: true });
   // "connect" fires again after every reconnection: rooms are per connection, so join them again.
   socket.on("connect", () => {
-    for (const room of roomRefs.keys()) socket.emit("subscribe", room);
+    for (const room of roomRefs.keys()) subscribe(socket, room);
     notifyStatus();
   });
-  socket.on("disconnect", notifyStatus);
+  socket.on("disconnect", () => {
+    joinedRooms.clear();
+    notifyStatus();
+  });
   shared = socket;
   return socket;
 }
@@ -32,7 +49,7 @@ export function getSocket(): AppSocket {
 function joinRoom(socket: AppSocket, room: string) {
   const count = roomRefs.get(room) ?? 0;
   roomRefs.set(room, count + 1);
-  if (count === 0 && socket.connected) socket.emit("subscribe", room);
+  if (count === 0 && socket.connected) subscribe(socket, room);
 }
 
 function leaveRoom(socket: AppSocket, room: string) {
@@ -42,26 +59,38 @@ function leaveRoom(socket: AppSocket, room: string) {
     return;
   }
   roomRefs.delete(room);
+  joinedRooms.delete(room);
   if (socket.connected) socket.emit("unsubscribe", room);
 }
 
 /**
  * Subscribe to `room` while mounted and call `handler` for `event`.
  * Events of every joined room share one listener list, so handlers filter by id themselves.
+ * `onJoined` runs each time the server acknowledges the room: first join and after every reconnect
+ * (events sent while disconnected are lost, so this is where a caller refetches its history).
  */
 export function useSocketRoom<E extends keyof ServerToClientEvents>(
   room: string | null,
   event: E,
   handler: ServerToClientEvents[E],
+  onJoined?: (ok: boolean) => void,
 ): void {
   const handlerRef = useRef(handler);
+  const joinedRef = useRef(onJoined);
   useEffect(() => {
     handlerRef.current = handler;
+    joinedRef.current = onJoined;
   });
 
   useEffect(() => {
     if (room === null) return;
     const socket = getSocket();
+    const onAck = (ok: boolean) => joinedRef.current?.(ok);
+    const listeners = joinListeners.get(room) ?? new Set();
+    listeners.add(onAck);
+    joinListeners.set(room, listeners);
+    // Already joined by another component: this one still needs its "joined" moment.
+    if (joinedRooms.has(room)) queueMicrotask(() => onAck(true));
     joinRoom(socket, room);
     const listener = ((...args: Parameters<ServerToClientEvents[E]>) => {
       (handlerRef.current as (...a: Parameters<ServerToClientEvents[E]>) => void)(...args);
@@ -70,6 +99,8 @@ export function useSocketRoom<E extends keyof ServerToClientEvents>(
     (socket.on as (ev: E, fn: ServerToClientEvents[E]) => void)(event, listener);
     return () => {
       (socket.off as (ev: E, fn: ServerToClientEvents[E]) => void)(event, listener);
+      listeners.delete(onAck);
+      if (listeners.size === 0) joinListeners.delete(room);
       leaveRoom(socket, room);
     };
   }, [room, event]);

@@ -8,6 +8,9 @@ import type { Store } from "../store/db";
 import { dashboardFiles } from "../store/schema";
 import { toVideoRequest } from "./file-request";
 import { receiveFileCallback, type ReceiverAnswer } from "./receiver";
+import { createStreamsDashboard } from "./streams";
+import { hashToken } from "./tokens";
+import type { StreamEvent, StreamSummary } from "../../lib/dashboard-api";
 
 export interface DashboardOptions {
   store: Store;
@@ -19,20 +22,23 @@ export interface DashboardOptions {
   receiverOrigin: string;
   capabilities: () => Capability[];
   publish: (e: FileProgressEvent) => void;
+  publishStreamEvent: (e: StreamEvent) => void;
+  publishStreamSummary: (s: StreamSummary) => void;
 }
 
 export type SubmitAnswer = { ok: true; requestId: string; btId: string } | { ok: false; code?: number; error: string };
 
 export type Dashboard = ReturnType<typeof createDashboard>;
 
-export const hashToken = (t: string) => crypto.createHash("sha256").update(t).digest("hex");
 
 /** The dashboard's server side: talks to a v4 service through the typed client and keeps its own records. */
 export function createDashboard(o: DashboardOptions) {
   const client: ModerationClient = createModerationClient({ baseUrl: o.serviceBaseUrl, accessKey: o.accessKey });
   const db = o.store.db;
+  const streams = createStreamsDashboard({ db, client, serviceBaseUrl: o.serviceBaseUrl, receiverOrigin: o.receiverOrigin, publishEvent: o.publishStreamEvent, publishSummary: o.publishStreamSummary });
 
   return {
+    streams,
     config: (): DashboardConfig => ({ serviceBaseUrl: o.serviceBaseUrl, embedded: o.embedded, pollIntervalMs: o.pollIntervalMs }),
     capabilities: () => o.capabilities(),
 

@@ -1,14 +1,17 @@
 import type http from "node:http";
 import { Server } from "socket.io";
-import { FILES_ROOM, fileRoom, type ClientToServerEvents, type FileProgressEvent, type ServerToClientEvents } from "../../lib/events";
+import type { StreamEvent, StreamSummary } from "../../lib/dashboard-api";
+import { FILES_ROOM, fileRoom, STREAMS_ROOM, streamRoom, type ClientToServerEvents, type FileProgressEvent, type ServerToClientEvents } from "../../lib/events";
 
 export interface Hub {
   io: Server<ClientToServerEvents, ServerToClientEvents>;
   fileProgress(e: FileProgressEvent): void;
+  streamEvent(e: StreamEvent): void;
+  streamSummary(s: StreamSummary): void;
   close(): Promise<void>;
 }
 
-const ROOM_PATTERN = /^(files|file:[0-9a-f]{32})$/;
+const ROOM_PATTERN = /^(files|streams|file:[0-9a-f]{32}|stream:[0-9a-f]{32})$/;
 
 /** socket.io on the same HTTP server as Next; clients join named rooms and get typed events. */
 export function createHub(server: http.Server): Hub {
@@ -26,6 +29,8 @@ export function createHub(server: http.Server): Hub {
   return {
     io,
     fileProgress: (e) => void io.to([FILES_ROOM, fileRoom(e.requestId)]).emit("file:progress", e),
+    streamEvent: (e) => void io.to(streamRoom(e.requestId)).emit("stream:event", e),
+    streamSummary: (s) => void io.to(STREAMS_ROOM).emit("stream:summary", s),
     close: () => new Promise<void>((resolve) => io.close(() => resolve())),
   };
 }

@@ -3,6 +3,10 @@ import type { z } from "zod";
 import { Code, codeMessage } from "../../lib/contract/codes";
 import { describeZodError } from "../../lib/contract/errors";
 import { VideoFileRequest, VideoQueryRequest } from "../../lib/contract/video";
+import { VideoStreamCloseRequest, VideoStreamRequest } from "../../lib/contract/videostream";
+import { AudioStreamCloseRequest, AudioStreamRequest } from "../../lib/contract/audiostream";
+import { closeStream, submitStream } from "../task/stream-submit";
+import type { StreamRequest } from "../task/stream-task";
 import { buildOpenApi } from "../../lib/contract/openapi";
 import type { Engine } from "../engine";
 import { ApiError, invalid, noPermission } from "../task/errors";
@@ -23,7 +27,13 @@ const route = <S extends z.ZodType>(schema: S, verb: Verb<S>): Route => ({ schem
 const ROUTES: Record<string, Route> = {
   "/video/v4": route(VideoFileRequest, (e, input, keyId, baseUrl) => submitVideoFile(e.ctx, input as unknown as VideoFileTaskRequest, keyId, baseUrl, (id) => e.files.enqueue(id))),
   "/video/query/v4": route(VideoQueryRequest, (e, input, keyId) => queryVideoFile(e.ctx, input as { btId: string }, keyId)),
+  "/videostream/v4": route(VideoStreamRequest, (e, input, keyId, baseUrl) => submitStream(e.ctx, e.streams, "videostream", input as unknown as StreamTaskRequest, keyId, baseUrl)),
+  "/finish_videostream/v4": route(VideoStreamCloseRequest, (e, input, keyId) => closeStream(e.ctx, e.streams, "videostream", input.requestId, keyId)),
+  "/audiostream/v4": route(AudioStreamRequest, (e, input, keyId, baseUrl) => submitStream(e.ctx, e.streams, "audiostream", input as unknown as StreamTaskRequest, keyId, baseUrl)),
+  "/finish_audiostream/v4": route(AudioStreamCloseRequest, (e, input, keyId) => closeStream(e.ctx, e.streams, "audiostream", input.requestId, keyId)),
 };
+
+type StreamTaskRequest = StreamRequest & { appId: string; eventId: string };
 
 export const SERVICE_PATHS = ["/videostream/v4", "/finish_videostream/v4", "/audiostream/v4", "/finish_audiostream/v4", "/video/v4", "/video/query/v4"];
 

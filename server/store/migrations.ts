@@ -74,4 +74,33 @@ CREATE TABLE received_callbacks (
 CREATE INDEX received_callbacks_task_idx ON received_callbacks (request_id);
 `,
   },
+  {
+    id: "0002_streams",
+    sql: `
+ALTER TABLE tasks ADD COLUMN identity text;
+ALTER TABLE tasks ADD COLUMN state jsonb;
+CREATE INDEX tasks_identity_idx ON tasks (kind, key_id, identity, status);
+CREATE TABLE dashboard_streams (
+  request_id text PRIMARY KEY,
+  kind text NOT NULL,
+  url text NOT NULL,
+  title text,
+  service_base_url text NOT NULL,
+  receiver_token text NOT NULL,
+  status text NOT NULL,
+  current_risk text,
+  worst_risk text,
+  last_result_at timestamptz,
+  started_at timestamptz NOT NULL,
+  ended_at timestamptz,
+  end_error_code integer,
+  end_reason text,
+  frames integer NOT NULL DEFAULT 0,
+  segments integer NOT NULL DEFAULT 0
+);
+CREATE INDEX dashboard_streams_token_idx ON dashboard_streams (receiver_token);
+CREATE INDEX dashboard_files_token_idx ON dashboard_files (receiver_token);
+CREATE INDEX received_callbacks_delivery_idx ON received_callbacks (delivery_id);
+`,
+  },
 ];

@@ -17,6 +17,10 @@ export const tasks = pgTable(
     progress: jsonb("progress").$type<TaskProgress>().notNull(),
     baseUrl: text("base_url").notNull(),
     runCount: integer("run_count").notNull().default(0),
+    /** streams: what makes two submissions "the same stream" (CONTRACT §1.4) */
+    identity: text("identity"),
+    /** streams: running state that must survive a restart */
+    state: jsonb("state").$type<StreamState>(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
@@ -74,6 +78,26 @@ export const dashboardFiles = pgTable("dashboard_files", {
   callbackReceivedAt: timestamp("callback_received_at", { withTimezone: true, mode: "date" }),
 });
 
+/** Streams the dashboard started, with what the wall shows. */
+export const dashboardStreams = pgTable("dashboard_streams", {
+  requestId: text("request_id").primaryKey(),
+  kind: text("kind").$type<"video" | "audio">().notNull(),
+  url: text("url").notNull(),
+  title: text("title"),
+  serviceBaseUrl: text("service_base_url").notNull(),
+  receiverToken: text("receiver_token").notNull(),
+  status: text("status").$type<"running" | "ended">().notNull(),
+  currentRisk: text("current_risk"),
+  worstRisk: text("worst_risk"),
+  lastResultAt: timestamp("last_result_at", { withTimezone: true, mode: "date" }),
+  startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }).notNull(),
+  endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
+  endErrorCode: integer("end_error_code"),
+  endReason: text("end_reason"),
+  frames: integer("frames").notNull().default(0),
+  segments: integer("segments").notNull().default(0),
+});
+
 /** Every callback body the dashboard's receivers accepted. */
 export const receivedCallbacks = pgTable(
   "received_callbacks",
@@ -95,6 +119,16 @@ export interface TaskProgress {
   framesTotal: number;
   segmentsDone: number;
   segmentsTotal: number;
+}
+export interface StreamState {
+  nextFrameIndex: number;
+  nextSegmentIndex: number;
+  worstRisk: "PASS" | "REVIEW" | "REJECT";
+  gotFrame: boolean;
+  /** seconds of media moderated so far */
+  streamTimeSec: number;
+  endReason?: "closed" | "ended" | "failed" | "restart-failed";
+  endErrorCode?: number;
 }
 export type TaskRow = typeof tasks.$inferSelect;
 export type DeliveryRow = typeof deliveries.$inferSelect;

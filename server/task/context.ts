@@ -21,5 +21,7 @@ export interface EngineContext {
   events: EventEmitter<EngineEvents>;
   /** Origins of this server's own receivers: callbacks there pass the private-network guard. */
   ownOrigins: Set<string>;
+  /** `scheme://host:port` of this server's own media ingest (e.g. the RTMP server). */
+  ownMediaOrigins: Set<string>;
   log: (msg: string) => void;
 }

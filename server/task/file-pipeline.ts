@@ -14,7 +14,6 @@ import { extractAudioSegments, measureSpeechEnergy, type AudioSegment } from "..
 import { UrlRefusedError } from "../ingest/url-guard";
 import { tasks, type TaskProgress, type TaskRow } from "../store/schema";
 import type { EngineContext } from "./context";
-import { RECEIVER_PATH_PREFIX } from "./url-policy";
 import type { VideoFileRequest } from "./video-file";
 import { buildAudioItem, buildFileResult, buildFrameItem, worst } from "./file-result";
 
@@ -53,7 +52,7 @@ export async function runVideoFile(ctx: EngineContext, task: TaskRow, signal: Ab
 async function analyse(ctx: EngineContext, task: TaskRow, req: VideoFileRequest, dir: string, progress: TaskProgress, signal: AbortSignal) {
   const source = path.join(dir, "source");
   const u = new URL(req.data.url);
-  const own = ctx.ownOrigins.has(u.origin) && !u.pathname.startsWith(RECEIVER_PATH_PREFIX);
+  const own = ctx.ownMediaOrigins.has(`${u.protocol}//${u.host}`);
   await downloadToFile(req.data.url, source, { maxBytes: ctx.config.fileMaxBytes, timeoutMs: 10 * 60_000, allowPrivate: ctx.config.allowPrivateNetworks || own, signal });
   const info = await probeMedia(source);
   if (!info.hasVideo && !info.hasAudio) throw new Unrecognised("no audio or video stream");

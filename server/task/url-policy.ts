@@ -13,7 +13,9 @@ export async function checkCallbackTarget(ctx: EngineContext, raw: string): Prom
 
 /** Media sources: only the given protocols, public addresses unless configured. */
 export async function checkMediaSource(ctx: EngineContext, raw: string, protocols: string[]): Promise<void> {
-  await checkUrl(raw, { protocols, allowPrivate: ctx.config.allowPrivateNetworks });
+  const u = new URL(raw);
+  const own = ctx.ownMediaOrigins.has(`${u.protocol}//${u.host}`);
+  await checkUrl(raw, { protocols, allowPrivate: ctx.config.allowPrivateNetworks || own });
 }
 
 /** Runs a URL check at submission time and turns a refusal into a 1902 naming the field. */

@@ -19,6 +19,9 @@ Object.assign(process.env, {
   ALLOW_PRIVATE_NETWORKS: "1",
   NODE_ENV: "production",
   MODERATION_ACCESS_KEYS: "e2e-key",
+  // own ports, so a dev server on 1935/8000 does not collide
+  RTMP_PORT: process.env.E2E_RTMP_PORT ?? "19350",
+  RTMP_HTTP_PORT: process.env.E2E_RTMP_HTTP_PORT ?? "18000",
 });
 
 await import("../../server/main");

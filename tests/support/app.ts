@@ -8,10 +8,10 @@ import { startApp, type App } from "../../server/app";
 export const TEST_KEY = "test-key-0001";
 
 /** A real service (no Next) on port 0 with a fresh DATA_DIR; PostgreSQL gets a fresh schema. */
-export async function startTestService(o: { databaseUrl?: string | null; env?: Record<string, string> } = {}): Promise<App & { dataDir: string; post: (p: string, body: unknown) => Promise<Record<string, unknown>> }> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "mod-test-"));
+export async function startTestService(o: { databaseUrl?: string | null; env?: Record<string, string>; dataDir?: string } = {}): Promise<App & { dataDir: string; post: (p: string, body: unknown) => Promise<Record<string, unknown>> }> {
+  const dataDir = o.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), "mod-test-")));
   let databaseUrl = o.databaseUrl ?? null;
-  if (databaseUrl) {
+  if (databaseUrl && !databaseUrl.includes("search_path")) {
     // isolate each run in its own schema via the libpq "options" parameter
     const schema = `t_${crypto.randomBytes(6).toString("hex")}`;
     const { default: pg } = await import("pg");
@@ -32,6 +32,7 @@ export async function startTestService(o: { databaseUrl?: string | null; env?: R
     CALLBACK_RETRY_TIME_SCALE: "0.01",
     STREAM_RETRY_TIME_SCALE: "0.01",
     NODE_ENV: "production",
+    RTMP_PORT: "0",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...o.env,
   });

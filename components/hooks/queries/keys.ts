@@ -4,4 +4,7 @@ export const queryKeys = {
   fileResult: (btId: string) => ["file-result", btId] as const,
   capabilities: ["capabilities"] as const,
   config: ["config"] as const,
+  streams: ["streams"] as const,
+  stream: (requestId: string) => ["stream", requestId] as const,
+  demo: ["demo"] as const,
 };

@@ -1,0 +1,16 @@
+import { StreamStartInput } from "@/lib/dashboard-schemas";
+import { getRegistry } from "@/server/registry";
+import { badRequest, json } from "../respond";
+
+export const dynamic = "force-dynamic";
+
+export async function GET() {
+  return json({ streams: await getRegistry().dashboard.streams.list() });
+}
+
+export async function POST(req: Request) {
+  const parsed = StreamStartInput.safeParse(await req.json().catch(() => null));
+  if (!parsed.success) return badRequest(parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
+  const answer = await getRegistry().dashboard.streams.start(parsed.data);
+  return answer.ok ? json({ requestId: answer.requestId }) : json({ error: answer.error, code: answer.code, dupRequestId: answer.dupRequestId }, 422);
+}

@@ -1,0 +1,20 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { apiJson } from "@/components/api/http";
+import { queryKeys } from "./keys";
+
+export interface DemoInfo {
+  /** where users can push their own stream (OBS/ffmpeg); null when the server runs no ingest */
+  rtmpIngestUrl: string | null;
+  sampleRunning: boolean;
+}
+
+/** GET /api/demo: the sample stream's state and the RTMP ingest address. */
+export function useDemoQuery() {
+  return useQuery({
+    queryKey: queryKeys.demo,
+    queryFn: ({ signal }) => apiJson<DemoInfo>("/api/demo", { signal }),
+    staleTime: 10_000,
+  });
+}

@@ -1,0 +1,110 @@
+"use client";
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
+import type { StreamDetail, StreamEvent, StreamSummary } from "@/lib/dashboard-api";
+import { STREAMS_ROOM, streamRoom } from "@/lib/events";
+import { queryKeys } from "./queries/keys";
+import { mergeEvents, newerSummary, upsertSummary } from "./queries/stream-cache";
+import type { StreamsResponse } from "./queries/useStreamsQuery";
+import { useSocketConnected, useSocketRoom } from "./useSocket";
+
+/** Refetch cadence while live updates are unavailable (socket down or room refused). */
+export const STREAM_FALLBACK_POLL_MS = 5_000;
+
+/** One `stream:summary`: into the wall's list and, if cached, the stream page's header. */
+function applySummary(client: QueryClient, s: StreamSummary) {
+  let known = false;
+  client.setQueryData<StreamsResponse>(queryKeys.streams, (old) => {
+    if (old === undefined) return old;
+    known = old.streams.some((x) => x.requestId === s.requestId);
+    return { ...old, streams: upsertSummary(old.streams, s) };
+  });
+  client.setQueryData<StreamDetail>(queryKeys.stream(s.requestId), (old) =>
+    old === undefined ? old : { ...old, stream: newerSummary(old.stream, s) },
+  );
+  return known;
+}
+
+/** Whether live updates for a room are flowing: connected and acknowledged by the server. */
+function useRoomLive() {
+  const connected = useSocketConnected();
+  const [refused, setRefused] = useState(false);
+  return { live: connected && !refused, setRefused };
+}
+
+/**
+ * The wall: `stream:summary` from the "streams" room merged into the list; the list is refetched each
+ * time the room is (re)joined, since summaries sent while disconnected are lost. Returns a poll
+ * interval for the list query while live updates are down.
+ */
+export function useStreamsLive(): number | false {
+  const client = useQueryClient();
+  const { live, setRefused } = useRoomLive();
+  useSocketRoom(
+    STREAMS_ROOM,
+    "stream:summary",
+    (s) => void applySummary(client, s),
+    (ok) => {
+      setRefused(!ok);
+      void client.invalidateQueries({ queryKey: queryKeys.streams, exact: true });
+    },
+  );
+  return live ? false : STREAM_FALLBACK_POLL_MS;
+}
+
+const belongsTo = (e: StreamEvent, requestId: string) => e.requestId === requestId || e.requestId.startsWith(`${requestId}_`);
+
+/**
+ * One stream's timeline: `stream:event` from its room appended by id, summaries from the wall's room
+ * applied to the header. Each (re)join refetches the history, merged by id: no gap, no duplicate.
+ * Events that arrive before the first fetch has landed are held and merged when it does.
+ */
+export function useStreamLive(requestId: string, hasData: boolean): number | false {
+  const client = useQueryClient();
+  const pending = useRef<StreamEvent[]>([]);
+  const { live, setRefused } = useRoomLive();
+  const key = queryKeys.stream(requestId);
+
+  const append = useCallback(
+    (events: StreamEvent[]) => {
+      let held = false;
+      client.setQueryData<StreamDetail>(queryKeys.stream(requestId), (old) => {
+        if (old === undefined) return old;
+        held = true;
+        return { ...old, events: mergeEvents(old.events, events) };
+      });
+      if (!held) pending.current = mergeEvents(pending.current, events);
+    },
+    [client, requestId],
+  );
+
+  useEffect(() => {
+    if (!hasData || pending.current.length === 0) return;
+    const events = pending.current;
+    pending.current = [];
+    append(events);
+  }, [hasData, append]);
+
+  useSocketRoom(
+    streamRoom(requestId),
+    "stream:event",
+    (e) => {
+      if (!belongsTo(e, requestId)) return;
+      append([e]);
+      // The end event changes the summary (status, reason); fetch it rather than guess.
+      if (e.kind === "end") {
+        void client.invalidateQueries({ queryKey: key, exact: true });
+        void client.invalidateQueries({ queryKey: queryKeys.streams, exact: true });
+      }
+    },
+    (ok) => {
+      setRefused(!ok);
+      void client.invalidateQueries({ queryKey: key, exact: true });
+    },
+  );
+  useSocketRoom(STREAMS_ROOM, "stream:summary", (s) => {
+    if (s.requestId === requestId) applySummary(client, s);
+  });
+  return live ? false : STREAM_FALLBACK_POLL_MS;
+}

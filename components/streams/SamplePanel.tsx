@@ -1,0 +1,48 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useDemoQuery } from "@/components/hooks/queries/useDemoQuery";
+import { useStartSampleMutation } from "@/components/hooks/queries/useStreamMutations";
+import ErrorNote from "@/components/ui/ErrorNote";
+
+/** A command that pushes a local file to the ingest as a live stream, looping. */
+export function ffmpegPushCommand(ingestUrl: string): string {
+  return `ffmpeg -re -stream_loop -1 -i input.mp4 -c:v libx264 -preset veryfast -tune zerolatency -g 50 -c:a aac -ar 44100 -f flv "${ingestUrl}"`;
+}
+
+/** The sample stream button, and how to push one's own stream to this server's RTMP ingest. */
+export default function SamplePanel({ onUseUrl }: { onUseUrl: (url: string) => void }) {
+  const router = useRouter();
+  const demo = useDemoQuery();
+  const sample = useStartSampleMutation();
+  const ingest = demo.data?.rtmpIngestUrl ?? null;
+
+  return (
+    <div className="space-y-2 border-t border-surface-line p-3 text-xs text-zinc-400">
+      <div className="flex flex-wrap items-center gap-3">
+        <button
+          type="button"
+          data-testid="sample-start"
+          disabled={sample.isPending}
+          onClick={() => sample.mutate(undefined, { onSuccess: (r) => router.push(`/streams/${encodeURIComponent(r.requestId)}`) })}
+          className="rounded border border-sky-500/60 px-3 py-1 text-xs font-medium text-sky-200 hover:bg-sky-500/10 disabled:cursor-wait disabled:opacity-60"
+        >
+          {sample.isPending ? "Starting the sample…" : demo.data?.sampleRunning ? "Open the sample stream" : "Start the sample stream"}
+        </button>
+        <span>A built-in test stream with a QR code, an advert caption and a tone: watch the timeline fill in.</span>
+      </div>
+      {sample.isError && <ErrorNote testId="sample-error" prefix="Sample stream:" error={sample.error} />}
+      {ingest !== null && (
+        <div data-testid="ingest-info" className="space-y-1.5">
+          <p>
+            Or push your own stream with OBS or ffmpeg to{" "}
+            <code className="break-all rounded bg-surface-sunken px-1 py-0.5 font-mono text-zinc-200">{ingest}</code>{" "}
+            <button type="button" onClick={() => onUseUrl(ingest)} className="text-sky-300 hover:underline">use this URL</button>
+            , then start moderating it above. For example:
+          </p>
+          <pre className="overflow-x-auto rounded bg-surface-sunken px-2 py-1.5 font-mono text-[11px] text-zinc-300">{ffmpegPushCommand(ingest)}</pre>
+        </div>
+      )}
+    </div>
+  );
+}

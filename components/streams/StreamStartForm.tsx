@@ -1,0 +1,158 @@
+"use client";
+
+import Link from "next/link";
+import { useState, type FormEvent } from "react";
+import type { StreamKind } from "@/lib/dashboard-api";
+import { useCapabilitiesQuery } from "@/components/hooks/queries/useCapabilitiesQuery";
+import { DUPLICATE_STREAM, StreamStartError, useStartStreamMutation } from "@/components/hooks/queries/useStreamMutations";
+import ErrorNote from "@/components/ui/ErrorNote";
+import { Field, inputCls, Toggle } from "./form-bits";
+import {
+  audioEnabled, AUDIO_STREAM_TYPES, buildStreamInput, FORM_IMG_TYPES, STREAM_URL_HINT, toggleAudioType, toggleIn, VIDEO_AUDIO_TYPES,
+  type StreamFormState,
+} from "./form-model";
+import TypeChoice, { streamSupport } from "./TypeChoice";
+
+const KINDS: ReadonlyArray<{ value: StreamKind; label: string }> = [
+  { value: "video", label: "Video stream" },
+  { value: "audio", label: "Audio stream" },
+];
+
+function KindSwitch({ kind, onChange }: { kind: StreamKind; onChange: (k: StreamKind) => void }) {
+  return (
+    <fieldset className="flex shrink-0 rounded border border-surface-line p-0.5" aria-label="Stream kind">
+      {KINDS.map((k) => (
+        <label key={k.value} className={`cursor-pointer rounded px-3 py-1 text-xs ${kind === k.value ? "bg-sky-600 text-white" : "text-zinc-400 hover:text-zinc-200"}`}>
+          <input type="radio" name="kind" value={k.value} checked={kind === k.value} onChange={() => onChange(k.value)} className="sr-only" />
+          {k.label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function StartFeedback({ mutation }: { mutation: ReturnType<typeof useStartStreamMutation> }) {
+  const err = mutation.error;
+  if (err instanceof StreamStartError && err.code === DUPLICATE_STREAM) {
+    return (
+      <p role="alert" data-testid="start-duplicate" className="rounded border border-risk-review/50 bg-risk-review/10 px-3 py-2 text-xs text-amber-100">
+        This stream is already being moderated.{" "}
+        {err.dupRequestId ? (
+          <Link href={`/streams/${encodeURIComponent(err.dupRequestId)}`} className="font-mono text-sky-300 hover:underline">Open {err.dupRequestId} →</Link>
+        ) : (
+          <span className="text-zinc-400">({err.message})</span>
+        )}
+      </p>
+    );
+  }
+  if (mutation.isError) return <ErrorNote testId="start-error" prefix="Rejected:" error={err} />;
+  return null;
+}
+
+/** "Start a stream": kind, URL, capture and detection choices → POST /api/streams. */
+export default function StreamStartForm({ state, set }: { state: StreamFormState; set: (patch: Partial<StreamFormState>) => void }) {
+  const capsQuery = useCapabilitiesQuery();
+  const caps = capsQuery.data?.capabilities;
+  const start = useStartStreamMutation();
+  // null until the moderator touches the image types: until then every supported type is ticked.
+  const [imgChoice, setImgChoice] = useState<string[] | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const video = state.kind === "video";
+
+  const defaultImg = FORM_IMG_TYPES.filter((t) => streamSupport(caps, "img", t).supported === true);
+  const imgSelected = imgChoice ?? defaultImg;
+  const toggleImg = (type: string) => setImgChoice((cur) => toggleIn(cur ?? defaultImg, type));
+
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    start.reset();
+    const usable = imgSelected.filter((t) => streamSupport(caps, "img", t).supported !== false);
+    const built = buildStreamInput(state, usable);
+    if (built.error !== undefined) {
+      setFormError(built.error);
+      return;
+    }
+    setFormError(null);
+    start.mutate(built.input, { onSuccess: () => set({ url: "", title: "" }) });
+  }
+
+  return (
+    <form data-testid="stream-form" data-kind={state.kind} data-capabilities={capsQuery.status} onSubmit={onSubmit} noValidate className="space-y-3 p-3">
+      <div className="flex flex-wrap items-end gap-3">
+        <KindSwitch kind={state.kind} onChange={(kind) => set({ kind })} />
+        <Field label="Stream URL" htmlFor="s-url" className="min-w-72 flex-[3]" hint={STREAM_URL_HINT}>
+          <input id="s-url" type="url" required className={inputCls} placeholder="rtmp://live.example/app/stream" value={state.url} onChange={(e) => set({ url: e.target.value })} />
+        </Field>
+        <Field label="Title" htmlFor="s-title" className="min-w-40 flex-1">
+          <input id="s-title" className={inputCls} maxLength={128} placeholder="optional" value={state.title} onChange={(e) => set({ title: e.target.value })} />
+        </Field>
+      </div>
+
+      {video ? (
+        <div className="grid gap-3 lg:grid-cols-[8rem_minmax(0,1fr)_minmax(0,1fr)]">
+          <Field label="Capture every (s)" htmlFor="s-interval" hint="1–60 seconds between captured frames">
+            <input id="s-interval" type="number" min={1} max={60} step={1} className={inputCls} value={state.interval} onChange={(e) => set({ interval: e.target.value })} />
+          </Field>
+          <TypeChoice legend="Image types" name="imgType" group="img" types={FORM_IMG_TYPES} selected={imgSelected} caps={caps} onToggle={toggleImg} />
+          <TypeChoice
+            legend="Audio types"
+            name="audioType"
+            group="audio"
+            allowUnsupported
+            types={VIDEO_AUDIO_TYPES}
+            selected={state.videoAudioTypes}
+            caps={caps}
+            onToggle={(t) => set({ videoAudioTypes: toggleAudioType(state.videoAudioTypes, t) })}
+          />
+        </div>
+      ) : (
+        <TypeChoice
+          legend="Audio types"
+          name="audioType"
+          group="audiostream"
+          allowUnsupported
+          types={AUDIO_STREAM_TYPES}
+          selected={state.audioStreamTypes}
+          caps={caps}
+          onToggle={(t) => set({ audioStreamTypes: toggleIn(state.audioStreamTypes, t) })}
+        />
+      )}
+
+      <div className="flex flex-wrap items-end gap-x-5 gap-y-2 border-t border-surface-line pt-3">
+        {video && <Toggle label="Return all frames" hint="returnAllImg: every captured frame is called back, not only risky ones" checked={state.returnAllImg} onChange={(v) => set({ returnAllImg: v })} />}
+        <Toggle label="Return all audio" hint="returnAllText: every 10 s segment is called back, silent ones included" checked={state.returnAllText} onChange={(v) => set({ returnAllText: v })} />
+        <Toggle label="Report stream end" hint="returnFinishInfo: a stream-end callback with the reason" checked={state.returnFinishInfo} onChange={(v) => set({ returnFinishInfo: v })} />
+        {video && (
+          <Field label="Frame step" htmlFor="s-step" className="w-24" hint="detectStep: detect one of every N captured frames (blank = all)">
+            <input id="s-step" type="number" min={1} step={1} className={inputCls} placeholder="all" value={state.detectStep} onChange={(e) => set({ detectStep: e.target.value })} />
+          </Field>
+        )}
+        {audioEnabled(state) && (
+          <Field label="Audio step" htmlFor="s-astep" className="w-24" hint="audioDetectStep 1–36: after each reviewed 10 s segment skip N (blank = all)">
+            <input id="s-astep" type="number" min={1} max={36} step={1} className={inputCls} placeholder="all" value={state.audioDetectStep} onChange={(e) => set({ audioDetectStep: e.target.value })} />
+          </Field>
+        )}
+        <div className="ml-auto flex items-center gap-3">
+          {start.isSuccess && (
+            <span data-testid="start-ok" className="text-xs text-zinc-400">
+              Started{" "}
+              <Link className="font-mono text-sky-300 hover:underline" href={`/streams/${encodeURIComponent(start.data.requestId)}`}>
+                {start.data.requestId}
+              </Link>
+            </span>
+          )}
+          <button type="submit" disabled={start.isPending} className="rounded bg-sky-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-sky-500 disabled:cursor-wait disabled:opacity-60">
+            {start.isPending ? "Starting…" : "Start moderating"}
+          </button>
+        </div>
+      </div>
+
+      {formError !== null && (
+        <p role="alert" data-testid="start-error" className="rounded border border-risk-reject/40 bg-risk-reject/10 px-3 py-2 text-xs text-red-200">
+          {formError}
+        </p>
+      )}
+      <StartFeedback mutation={start} />
+    </form>
+  );
+}

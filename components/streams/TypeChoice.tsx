@@ -1,0 +1,82 @@
+"use client";
+
+import type { Capability } from "@/components/hooks/queries/useCapabilitiesQuery";
+import { supportOf, type SupportState } from "@/components/capabilities/match";
+import { STREAM_TYPE_HINTS } from "./form-model";
+
+/** Which capability list a checklist consults: frames, video-stream audio, or audio-stream `type`. */
+export type StreamTypeGroup = "img" | "audio" | "audiostream";
+
+/** Support of one type; audio-stream types live in their own capability group. */
+export function streamSupport(caps: Capability[] | undefined, group: StreamTypeGroup, type: string): SupportState {
+  if (type === "NONE") return { supported: true };
+  if (group !== "audiostream") return supportOf(caps, group, type);
+  if (caps === undefined) return { supported: undefined };
+  const ofGroup = caps.filter((c) => c.group.toLowerCase() === "audiostreamtype");
+  if (ofGroup.length === 0) return { supported: undefined };
+  const cap = ofGroup.find((c) => c.type.toUpperCase() === type.toUpperCase());
+  if (cap === undefined) return { supported: false, reason: "no detector listed for this type" };
+  return { supported: cap.supported, reason: cap.note ?? (cap.supported ? undefined : "no detector available"), engine: cap.engine };
+}
+
+interface Props {
+  legend: string;
+  name: string;
+  group: StreamTypeGroup;
+  types: readonly string[];
+  selected: readonly string[];
+  caps: Capability[] | undefined;
+  onToggle: (type: string) => void;
+  /**
+   * Audio: a type without a detector stays selectable, because segments are still cut, stored and
+   * called back (as PASS) — the timeline keeps its audio lane. Frames: such a type is disabled.
+   */
+  allowUnsupported?: boolean;
+}
+
+/** Detection types as checkboxes, marked with what the service can actually run. */
+export default function TypeChoice({ legend, name, group, types, selected, caps, onToggle, allowUnsupported = false }: Props) {
+  return (
+    <fieldset className="min-w-0">
+      <legend className="mb-1.5 text-[11px] font-semibold uppercase tracking-wider text-zinc-400">{legend}</legend>
+      <div className="flex flex-wrap gap-1.5">
+        {types.map((type) => {
+          const support = streamSupport(caps, group, type);
+          const missing = support.supported === false;
+          const disabled = missing && !allowUnsupported;
+          const checked = selected.includes(type) && !disabled;
+          const title = missing
+            ? `${disabled ? "Not supported" : "No detector yet — segments are still returned, as PASS"}: ${support.reason ?? "no detector"}`
+            : [STREAM_TYPE_HINTS[type], support.engine ? `engine: ${support.engine}` : null].filter(Boolean).join(" · ");
+          return (
+            <label
+              key={type}
+              title={title}
+              className={`flex cursor-pointer select-none items-center gap-1.5 rounded border px-2 py-1 text-xs ${
+                disabled
+                  ? "cursor-not-allowed border-surface-line text-zinc-600 line-through decoration-zinc-600"
+                  : checked
+                    ? "border-sky-500/60 bg-sky-500/10 text-zinc-100"
+                    : "border-surface-line text-zinc-300 hover:border-zinc-500"
+              }`}
+            >
+              <input
+                type="checkbox"
+                name={name}
+                value={type}
+                checked={checked}
+                disabled={disabled}
+                title={title}
+                onChange={() => onToggle(type)}
+                className="h-3.5 w-3.5 accent-sky-500"
+              />
+              <span className="font-mono">{type}</span>
+              {support.supported === true && type !== "NONE" && <span aria-hidden className="h-1.5 w-1.5 rounded-full bg-risk-pass" title="detector available" />}
+              {missing && !disabled && <span aria-hidden className="h-1.5 w-1.5 rounded-full bg-zinc-500" title="no detector: segments come back PASS" />}
+            </label>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}

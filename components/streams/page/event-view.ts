@@ -1,0 +1,168 @@
+// Read the contract callback bodies stored in StreamEvents (CONTRACT §3.2–3.5) into what the timeline shows.
+import type { RiskLevel, StreamEvent } from "@/lib/dashboard-api";
+import { asRiskLevel } from "@/components/ui/risk";
+import type { AllLabel, AudioRiskDetail, BusinessLabel, FrameDetail, ImgRiskDetail, RiskCore } from "@/components/files/result/types";
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+
+function riskCore(d: Obj): RiskCore {
+  return {
+    riskLevel: asRiskLevel(d.riskLevel),
+    riskLabel1: str(d.riskLabel1) ?? "",
+    riskLabel2: str(d.riskLabel2) ?? "",
+    riskLabel3: str(d.riskLabel3) ?? "",
+    riskDescription: str(d.riskDescription) ?? "",
+  };
+}
+
+/** "YYYY-MM-DD HH:mm:ss(.SSS)" → "HH:mm:ss"; anything else as it is. */
+export function clockOf(stamp: string | undefined): string | undefined {
+  if (stamp === undefined) return undefined;
+  const m = /\d{2}:\d{2}:\d{2}/.exec(stamp);
+  return m ? m[0] : stamp;
+}
+
+export function localClock(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString(undefined, { hour12: false });
+}
+
+/** A callback that came back without a result (code ≠ 1100). */
+export interface FailedView {
+  kind: "failed";
+  id: number;
+  code: number | undefined;
+  message: string;
+  at: string;
+}
+
+function failed(e: StreamEvent): FailedView {
+  return { kind: "failed", id: e.id, code: num(e.body.code), message: str(e.body.message) ?? "no result", at: localClock(e.receivedAt) };
+}
+
+export interface FrameView {
+  kind: "frame";
+  id: number;
+  level: RiskLevel;
+  /** the frame in the files-page shape, so its lightbox can show it; `time` = s since the stream started */
+  detail: FrameDetail;
+  clock: string;
+  /** detectStep thinned this frame out: captured, not detected */
+  skipped: boolean;
+  dedup: boolean;
+}
+
+/** §3.2 frame result; `startedAt` turns the receive time into an offset for the lightbox. */
+export function frameView(e: StreamEvent, startedAt: string): FrameView | FailedView {
+  const d = obj(e.body.frameDetail);
+  if (d === undefined) return failed(e);
+  const aux = obj(d.auxInfo) ?? {};
+  const since = (Date.parse(e.receivedAt) - Date.parse(startedAt)) / 1000;
+  const detail: FrameDetail = {
+    ...riskCore(d),
+    requestId: str(e.body.requestId) ?? `event-${e.id}`,
+    imgUrl: str(d.imgUrl) ?? "",
+    time: Number.isFinite(since) ? Math.max(0, since) : 0,
+    riskDetail: obj(d.riskDetail) as ImgRiskDetail | undefined,
+    allLabels: Array.isArray(d.allLabels) ? (d.allLabels as AllLabel<ImgRiskDetail>[]) : undefined,
+    businessLabels: Array.isArray(d.businessLabels) ? (d.businessLabels as BusinessLabel[]) : undefined,
+    auxInfo: {},
+  };
+  return {
+    kind: "frame",
+    id: e.id,
+    level: detail.riskLevel,
+    detail,
+    clock: clockOf(str(aux.imgTime)) ?? localClock(e.receivedAt),
+    skipped: aux.detectType === 2,
+    dedup: aux.similarityDedup === 1,
+  };
+}
+
+export interface AudioView {
+  kind: "audio";
+  id: number;
+  level: RiskLevel;
+  core: RiskCore;
+  /** segment number from the per-segment requestId (`<task>_a<n>` or `<task>_<n>`) */
+  seq: string | undefined;
+  start: string | undefined;
+  end: string | undefined;
+  /** 0 silent, 1 voiced, undefined when not reported */
+  vad: 0 | 1 | undefined;
+  transcript: string;
+  /** `content` when it differs from the transcript (previous + current segment on a REJECT) */
+  context: string | undefined;
+  riskDetail: AudioRiskDetail | undefined;
+  audioUrl: string | undefined;
+  at: string;
+}
+
+/** §3.3 video-stream audio segment (contentType 2) or §3.4 audio-stream segment. */
+export function audioView(e: StreamEvent): AudioView | FailedView {
+  const d = obj(e.body.audioDetail);
+  if (d === undefined) return failed(e);
+  const aux = obj(d.auxInfo) ?? {};
+  const riskDetail = obj(d.riskDetail) as AudioRiskDetail | undefined;
+  const transcript = riskDetail?.audioText || str(d.audioText) || str(d.content) || "";
+  const content = str(d.content);
+  const vad = d.vadCode === 0 || d.vadCode === 1 ? d.vadCode : undefined;
+  return {
+    kind: "audio",
+    id: e.id,
+    level: asRiskLevel(d.riskLevel),
+    core: riskCore(d),
+    seq: /_a?(\d+)$/.exec(str(e.body.requestId) ?? "")?.[1],
+    start: clockOf(str(aux.audioStartTime) ?? str(aux.audio_starttime)),
+    end: clockOf(str(aux.audioEndTime) ?? str(aux.audio_endtime)),
+    vad,
+    transcript,
+    context: content && content !== transcript ? content : undefined,
+    riskDetail,
+    audioUrl: str(d.audioUrl),
+    at: localClock(e.receivedAt),
+  };
+}
+
+export interface EndView {
+  id: number;
+  /** 1 image review ended, 2 audio review ended, undefined for an audio stream */
+  contentType: number | undefined;
+  errorCode: number | undefined;
+  pullStreamSuccess: boolean | undefined;
+  streamTime: number | undefined;
+  level: RiskLevel | undefined;
+  at: string;
+}
+
+/** §3.5 stream-end (statCode 1); `auxinfo` is the vendor's alternate spelling. */
+export function endView(e: StreamEvent): EndView {
+  const aux = obj(e.body.auxInfo) ?? obj(e.body.auxinfo) ?? {};
+  const level = e.body.riskLevel;
+  return {
+    id: e.id,
+    contentType: num(e.body.contentType),
+    errorCode: num(aux.errorCode),
+    pullStreamSuccess: typeof e.body.pullStreamSuccess === "boolean" ? e.body.pullStreamSuccess : undefined,
+    streamTime: num(aux.streamTime),
+    level: level === undefined ? undefined : asRiskLevel(level),
+    at: localClock(e.receivedAt),
+  };
+}
+
+/** Split a timeline into lanes, newest first. */
+export function lanes(events: readonly StreamEvent[], startedAt: string) {
+  const frames: Array<FrameView | FailedView> = [];
+  const audio: Array<AudioView | FailedView> = [];
+  const ends: EndView[] = [];
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.kind === "frame") frames.push(frameView(e, startedAt));
+    else if (e.kind === "audio") audio.push(audioView(e));
+    else ends.push(endView(e));
+  }
+  return { frames, audio, ends };
+}

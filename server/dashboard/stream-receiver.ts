@@ -1,0 +1,63 @@
+import { and, eq, sql } from "drizzle-orm";
+import { describeZodError } from "../../lib/contract/errors";
+import { VideoStreamCallback } from "../../lib/contract/videostream-callbacks";
+import { AudioStreamCallback } from "../../lib/contract/audiostream-callbacks";
+import type { StreamEvent } from "../../lib/dashboard-api";
+import { dashboardStreams, receivedCallbacks } from "../store/schema";
+import type { ReceiverAnswer } from "./receiver";
+import { toSummary, type StreamsDeps } from "./streams";
+
+const RANK: Record<string, number> = { PASS: 0, REVIEW: 1, REJECT: 2 };
+
+/**
+ * Receiver for live results: the per-stream secret in the URL, a body valid under the contract and
+ * belonging to that stream; stored once per webhook-id, then fanned out to the stream's room.
+ */
+export async function receiveStreamCallback(d: Pick<StreamsDeps, "db" | "publishEvent" | "publishSummary">, tokenHash: string, raw: string, deliveryId: string | null): Promise<ReceiverAnswer> {
+  const [stream] = await d.db.select().from(dashboardStreams).where(eq(dashboardStreams.receiverToken, tokenHash)).limit(1);
+  if (!stream) return { status: 404, body: { ok: false, error: "unknown receiver" } };
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { status: 400, body: { ok: false, error: "malformed JSON" } };
+  }
+  const parsed = (stream.kind === "video" ? VideoStreamCallback : AudioStreamCallback).safeParse(json);
+  if (!parsed.success) return { status: 400, body: { ok: false, error: describeZodError(parsed.error) } };
+  const body = json as Record<string, unknown>;
+  const rid = String(body.requestId ?? "");
+  if (rid !== stream.requestId && !rid.startsWith(`${stream.requestId}_`)) return { status: 400, body: { ok: false, error: "requestId does not belong to this stream" } };
+  if (deliveryId) {
+    const [seen] = await d.db.select({ id: receivedCallbacks.id }).from(receivedCallbacks).where(and(eq(receivedCallbacks.deliveryId, deliveryId), eq(receivedCallbacks.requestId, stream.requestId))).limit(1);
+    if (seen) return { status: 200, body: { ok: true, duplicate: true } };
+  }
+
+  const kind: StreamEvent["kind"] = body.statCode === 1 ? "end" : body.contentType === 1 ? "frame" : "audio";
+  const now = new Date();
+  const [saved] = await d.db.insert(receivedCallbacks).values({ deliveryId, kind, requestId: stream.requestId, receivedAt: now, body }).returning({ id: receivedCallbacks.id });
+
+  const detail = (body.frameDetail ?? body.audioDetail) as { riskLevel?: string } | undefined;
+  if (kind === "end") {
+    const aux = (body.auxInfo ?? {}) as { errorCode?: number };
+    await d.db
+      .update(dashboardStreams)
+      .set({ status: "ended", endedAt: stream.endedAt ?? now, endErrorCode: aux.errorCode ?? stream.endErrorCode, endReason: aux.errorCode ? "pull failed" : (stream.endReason ?? "ended"), ...(typeof body.riskLevel === "string" ? { worstRisk: maxRisk(stream.worstRisk, body.riskLevel) } : {}) })
+      .where(eq(dashboardStreams.requestId, stream.requestId));
+  } else if (detail?.riskLevel) {
+    await d.db
+      .update(dashboardStreams)
+      .set({
+        currentRisk: detail.riskLevel,
+        worstRisk: maxRisk(stream.worstRisk, detail.riskLevel),
+        lastResultAt: now,
+        ...(kind === "frame" ? { frames: sql`${dashboardStreams.frames} + 1` } : { segments: sql`${dashboardStreams.segments} + 1` }),
+      })
+      .where(eq(dashboardStreams.requestId, stream.requestId));
+  }
+  d.publishEvent({ id: saved.id, requestId: stream.requestId, kind, receivedAt: now.toISOString(), body });
+  const [fresh] = await d.db.select().from(dashboardStreams).where(eq(dashboardStreams.requestId, stream.requestId)).limit(1);
+  if (fresh) d.publishSummary(toSummary(fresh));
+  return { status: 200, body: { ok: true } };
+}
+
+const maxRisk = (a: string | null, b: string) => (a && RANK[a] >= (RANK[b] ?? 0) ? a : b);

@@ -1,0 +1,92 @@
+import crypto from "node:crypto";
+import { asc, desc, eq } from "drizzle-orm";
+import type { ModerationClient } from "../../lib/client";
+import type { RiskLevel, StreamDetail, StreamEvent, StreamStartInput, StreamSummary } from "../../lib/dashboard-api";
+import type { Db } from "../store/db";
+import { dashboardStreams, receivedCallbacks } from "../store/schema";
+import { hashToken } from "./tokens";
+import { receiveStreamCallback } from "./stream-receiver";
+import { toStreamRequest } from "./stream-request";
+
+export type StreamRow = typeof dashboardStreams.$inferSelect;
+
+export function toSummary(r: StreamRow): StreamSummary {
+  return {
+    requestId: r.requestId,
+    kind: r.kind,
+    url: r.url,
+    title: r.title,
+    status: r.status,
+    currentRisk: (r.currentRisk as RiskLevel | null) ?? null,
+    worstRisk: (r.worstRisk as RiskLevel | null) ?? null,
+    lastResultAt: r.lastResultAt?.toISOString() ?? null,
+    startedAt: r.startedAt.toISOString(),
+    endedAt: r.endedAt?.toISOString() ?? null,
+    endErrorCode: r.endErrorCode,
+    endReason: r.endReason,
+    frames: r.frames,
+    segments: r.segments,
+  };
+}
+
+export type StartAnswer = { ok: true; requestId: string } | { ok: false; error: string; code?: number; dupRequestId?: string };
+
+export interface StreamsDeps {
+  db: Db;
+  client: ModerationClient;
+  serviceBaseUrl: string;
+  receiverOrigin: string;
+  publishEvent: (e: StreamEvent) => void;
+  publishSummary: (s: StreamSummary) => void;
+}
+
+/** The dashboard's live part, server side: start/close through the v4 client, the wall, timelines. */
+export function createStreamsDashboard(d: StreamsDeps) {
+  const load = async (requestId: string) => (await d.db.select().from(dashboardStreams).where(eq(dashboardStreams.requestId, requestId)).limit(1))[0];
+  return {
+    async list(): Promise<StreamSummary[]> {
+      const rows = await d.db.select().from(dashboardStreams).orderBy(desc(dashboardStreams.startedAt)).limit(200);
+      return rows.map(toSummary);
+    },
+
+    async start(input: StreamStartInput): Promise<StartAnswer> {
+      const token = crypto.randomBytes(24).toString("base64url");
+      const built = toStreamRequest(input, `${d.receiverOrigin}/api/receiver/stream/${token}`);
+      if (!built.ok) return built;
+      const call = input.kind === "video" ? d.client.videostream : d.client.audiostream;
+      const ack = await call(built.body).catch((err: Error) => ({ code: -1, message: err.message, requestId: "" }) as Record<string, unknown>);
+      const detail = ack.detail as { errorCode?: number; errorcode?: number; dupRequestId?: string } | undefined;
+      if (detail?.dupRequestId) return { ok: false, code: detail.errorCode ?? detail.errorcode ?? 1001, dupRequestId: detail.dupRequestId, error: "this stream is already being moderated" };
+      if (ack.code !== 1100) return { ok: false, code: (ack.code as number) > 0 ? (ack.code as number) : undefined, error: String(ack.message) };
+      const row = { requestId: String(ack.requestId), kind: input.kind, url: input.url.trim(), title: input.title?.trim() || null, serviceBaseUrl: d.serviceBaseUrl, receiverToken: hashToken(token), status: "running" as const, startedAt: new Date() };
+      await d.db.insert(dashboardStreams).values(row);
+      const saved = await load(row.requestId);
+      if (saved) d.publishSummary(toSummary(saved));
+      return { ok: true, requestId: row.requestId };
+    },
+
+    async detail(requestId: string): Promise<StreamDetail | null> {
+      const row = await load(requestId);
+      if (!row) return null;
+      const events = await d.db.select().from(receivedCallbacks).where(eq(receivedCallbacks.requestId, requestId)).orderBy(asc(receivedCallbacks.id)).limit(2000);
+      return { stream: toSummary(row), events: events.map((e) => ({ id: e.id, requestId, kind: e.kind as StreamEvent["kind"], receivedAt: e.receivedAt.toISOString(), body: e.body })) };
+    },
+
+    async close(requestId: string): Promise<{ ok: true } | { ok: false; error: string; code?: number }> {
+      const row = await load(requestId);
+      if (!row) return { ok: false, error: "unknown stream" };
+      const ack = await (row.kind === "video" ? d.client.finishVideostream : d.client.finishAudiostream)(requestId).catch((err: Error) => ({ code: -1, message: err.message }) as Record<string, unknown>);
+      if (ack.code !== 1100) return { ok: false, error: String(ack.message), code: (ack.code as number) > 0 ? (ack.code as number) : undefined };
+      const fresh = await load(requestId);
+      if (fresh && fresh.status === "running") {
+        // without returnFinishInfo no stream-end arrives: record the close ourselves
+        await d.db.update(dashboardStreams).set({ status: "ended", endedAt: new Date(), endReason: "closed" }).where(eq(dashboardStreams.requestId, requestId));
+        const ended = await load(requestId);
+        if (ended) d.publishSummary(toSummary(ended));
+      }
+      return { ok: true };
+    },
+
+    receive: (token: string, raw: string, deliveryId: string | null) => receiveStreamCallback(d, hashToken(token), raw, deliveryId),
+  };
+}

@@ -1,0 +1,30 @@
+import { startLivePull, type LivePull, type LivePullOptions } from "./live";
+
+/** Where a live task's media comes from. NORMAL URLs are pulled with ffmpeg; RTC providers need a connector. */
+export interface StreamSource {
+  readonly description: string;
+  open(o: Omit<LivePullOptions, "url">): LivePull;
+}
+
+/** No connector for this RTC provider is installed: its SDK cannot run here. */
+export class MissingConnectorError extends Error {
+  constructor(readonly streamType: string) {
+    super(`streamType ${streamType} needs the ${streamType} RTC connector, which is not installed in this service; use streamType NORMAL with an rtmp/http-flv/hls URL`);
+  }
+}
+
+export type ConnectorFactory = (data: Record<string, unknown>) => StreamSource;
+
+/** RTC connectors by streamType. Empty: no provider SDK can run here (see README "Live streams"). */
+export const RTC_CONNECTORS: Partial<Record<string, ConnectorFactory>> = {};
+
+export function streamSourceFor(data: Record<string, unknown>): StreamSource {
+  const type = String(data.streamType ?? "NORMAL");
+  if (type === "NORMAL") {
+    const url = String(data.url);
+    return { description: url, open: (o) => startLivePull({ ...o, url }) };
+  }
+  const connector = RTC_CONNECTORS[type];
+  if (!connector) throw new MissingConnectorError(type);
+  return connector(data);
+}

@@ -1,0 +1,109 @@
+import { Code, codeMessage } from "../../lib/contract/codes";
+import type { FrameVerdict } from "../detect";
+
+type Level = "PASS" | "REVIEW" | "REJECT";
+
+const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+
+/** `YYYY-MM-DD HH:mm:ss(.SSS)` in the server's local time zone (TZ), as the vendor's samples show. */
+export function wallTime(d: Date, millis = false): string {
+  const s = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return millis ? `${s}.${pad(d.getMilliseconds(), 3)}` : s;
+}
+
+const success = () => ({ code: Code.SUCCESS, message: codeMessage(Code.SUCCESS) });
+const withPassThrough = (passThrough: Record<string, unknown> | undefined) => (passThrough ? { auxInfo: { passThrough } } : {});
+
+/** §3.2 frame result (contentType 1 → imgCallback). */
+export function frameResult(o: { taskId: string; index: number; imgUrl: string; verdict: FrameVerdict; detected: boolean; stepped: boolean; capturedAt: Date; begin: number; finish: number; room?: string; passThrough?: Record<string, unknown> }) {
+  const v = o.verdict;
+  const auxInfo: Record<string, unknown> = { beginProcessTime: o.begin, finishProcessTime: o.finish, imgTime: wallTime(o.capturedAt, true) };
+  if (o.room) auxInfo.room = o.room;
+  if (o.stepped) auxInfo.detectType = o.detected ? 1 : 2;
+  if (v.notApplied.length) auxInfo.notAppliedTypes = v.notApplied;
+  return {
+    ...success(),
+    requestId: `${o.taskId}_v${o.index}`,
+    contentType: 1,
+    statCode: 0,
+    frameDetail: {
+      imgUrl: o.imgUrl,
+      riskLevel: v.riskLevel,
+      riskLabel1: v.riskLabel1,
+      riskLabel2: v.riskLabel2,
+      riskLabel3: v.riskLabel3,
+      riskDescription: v.riskDescription,
+      allLabels: v.allLabels,
+      riskDetail: v.riskDetail,
+      auxInfo,
+      ...(v.imgText !== undefined ? { imgText: v.imgText } : {}),
+      businessLabels: v.businessLabels,
+    },
+    ...withPassThrough(o.passThrough),
+  };
+}
+
+/** The segment verdict while no audio detector is real: no label; silence marked by vadCode 0. */
+export function audioPass(lang: "zh" | "en") {
+  return { riskLevel: "PASS" as Level, riskLabel1: "normal", riskLabel2: "", riskLabel3: "", riskDescription: lang === "en" ? "Normal" : "正常", allLabels: [] as unknown[], businessLabels: [] as unknown[] };
+}
+
+interface SegmentInput {
+  taskId: string;
+  index: number;
+  audioUrl: string;
+  voiced: boolean;
+  startedAt: Date;
+  endedAt: Date;
+  begin: number;
+  finish: number;
+  lang: "zh" | "en";
+  room?: string;
+  passThrough?: Record<string, unknown>;
+  notApplied: string[];
+}
+
+function segmentAux(s: SegmentInput) {
+  const aux: Record<string, unknown> = { audioStartTime: wallTime(s.startedAt), audioEndTime: wallTime(s.endedAt), beginProcessTime: s.begin, finishProcessTime: s.finish };
+  if (s.room) aux.room = s.room;
+  if (s.passThrough) aux.passThrough = s.passThrough;
+  if (s.notApplied.length) aux.notAppliedTypes = s.notApplied;
+  return aux;
+}
+
+/** §3.3 audio-segment result of a video stream (contentType 2 → audioCallback). */
+export function videoStreamAudioResult(s: SegmentInput) {
+  return {
+    ...success(),
+    requestId: `${s.taskId}_a${s.index}`,
+    contentType: 2,
+    statCode: 0,
+    audioDetail: { audioUrl: s.audioUrl, vadCode: s.voiced ? 1 : 0, ...audioPass(s.lang), riskDetail: { riskSource: 1000 }, auxInfo: segmentAux(s) },
+  };
+}
+
+/** §3.4 audio-stream segment result (→ callback), requestId `<task>_<n>`. */
+export function audioStreamSegmentResult(s: SegmentInput & { btId: string; requestParams: Record<string, unknown> }) {
+  return {
+    requestId: `${s.taskId}_${s.index}`,
+    btId: s.btId,
+    ...success(),
+    statCode: 0,
+    requestParams: s.requestParams,
+    audioDetail: { audioUrl: s.audioUrl, vadCode: s.voiced ? 1 : 0, ...audioPass(s.lang), riskDetail: { riskSource: 1000 }, auxInfo: segmentAux(s) },
+  };
+}
+
+/** §3.5 stream-end bodies; errorCode only when a pull failure ended the task. */
+export function videoStreamEnd(o: { taskId: string; contentType: 1 | 2; worst: Level; gotFrame: boolean; streamTimeSec: number; errorCode?: number; requestParams: Record<string, unknown> }) {
+  const auxInfo: Record<string, unknown> = { streamTime: Math.round(o.streamTimeSec) };
+  if (o.errorCode) auxInfo.errorCode = o.errorCode;
+  const base = { ...success(), requestId: o.taskId, statCode: 1, contentType: o.contentType, riskLevel: o.worst, pullStreamSuccess: o.gotFrame, auxInfo };
+  return o.contentType === 1 ? { ...base, detail: { requestParams: o.requestParams } } : { ...base, requestParams: o.requestParams };
+}
+
+export function audioStreamEnd(o: { taskId: string; btId: string; streamTimeSec: number; errorCode?: number; requestParams: Record<string, unknown> }) {
+  const auxInfo: Record<string, unknown> = { streamTime: Math.round(o.streamTimeSec) };
+  if (o.errorCode) auxInfo.errorCode = o.errorCode;
+  return { requestId: o.taskId, btId: o.btId, ...success(), statCode: 1, requestParams: o.requestParams, auxInfo };
+}

@@ -1,0 +1,56 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { tasks, type TaskRow } from "../store/schema";
+import type { EngineContext } from "./context";
+import { StreamTask } from "./stream-task";
+
+/** Owns the running live tasks of this process; the store says which ones must run after a restart. */
+export class StreamRunner {
+  private readonly running = new Map<string, { task: StreamTask; keyId: string; kind: string; identity: string | null }>();
+  private stopped = false;
+
+  constructor(private readonly ctx: EngineContext) {}
+
+  /** Every task a previous process left running is resumed (its pull restarts, indexes continue). */
+  async resume(): Promise<void> {
+    const rows = await this.ctx.store.db.select().from(tasks).where(and(inArray(tasks.kind, ["videostream", "audiostream"]), eq(tasks.status, "running")));
+    for (const row of rows) this.start(row);
+    if (rows.length) this.ctx.log(`resumed ${rows.length} live stream task(s)`);
+  }
+
+  start(row: TaskRow): void {
+    if (this.stopped || this.running.has(row.requestId)) return;
+    const task = new StreamTask(this.ctx, row, (id) => this.running.delete(id));
+    this.running.set(row.requestId, { task, keyId: row.keyId, kind: row.kind, identity: row.identity });
+    task.start();
+  }
+
+  /** Running task of this key with the same stream identity, if any (duplicate rule §1.4). */
+  findDuplicate(kind: string, keyId: string, identity: string): string | null {
+    for (const [id, r] of this.running) if (r.kind === kind && r.keyId === keyId && r.identity === identity) return id;
+    return null;
+  }
+
+  countFor(keyId: string): number {
+    let n = 0;
+    for (const r of this.running.values()) if (r.keyId === keyId) n++;
+    return n;
+  }
+
+  get size(): number {
+    return this.running.size;
+  }
+
+  isRunning(requestId: string): boolean {
+    return this.running.has(requestId);
+  }
+
+  async close(requestId: string): Promise<void> {
+    await this.running.get(requestId)?.task.close();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all([...this.running.values()].map((r) => r.task.stop()));
+    this.running.clear();
+  }
+}

@@ -1,0 +1,76 @@
+import { and, eq } from "drizzle-orm";
+import { Code, codeMessage, DUPLICATE_STREAM_ERROR_CODE } from "../../lib/contract/codes";
+import { MissingConnectorError, streamSourceFor } from "../ingest/stream-source";
+import { tasks } from "../store/schema";
+import type { EngineContext } from "./context";
+import { invalid, tooMany } from "./errors";
+import { newRequestId } from "./ids";
+import { streamIdentity } from "./stream-identity";
+import type { StreamRunner } from "./stream-runner";
+import { initialStreamState, type StreamRequest } from "./stream-task";
+import { checkCallbackTarget, checkMediaSource, requireAllowed } from "./url-policy";
+
+type Product = "videostream" | "audiostream";
+
+const STREAM_PROTOCOLS = ["rtmp:", "rtmps:", "http:", "https:"];
+
+/** /videostream/v4 and /audiostream/v4: validate what the schema cannot, dedupe, limit, persist, start. */
+export async function submitStream(ctx: EngineContext, runner: StreamRunner, product: Product, req: StreamRequest & { accessKey?: string; appId: string; eventId: string }, keyId: string, baseUrl: string) {
+  const data = req.data;
+  try {
+    streamSourceFor(data);
+  } catch (err) {
+    if (err instanceof MissingConnectorError) throw invalid(err.message);
+    throw err;
+  }
+  if (String(data.streamType ?? "NORMAL") === "NORMAL") await requireAllowed("data.url", () => checkMediaSource(ctx, String(data.url), STREAM_PROTOCOLS));
+  for (const field of ["imgCallback", "audioCallback", "callback"] as const) {
+    const url = req[field];
+    if (url) await requireAllowed(field, () => checkCallbackTarget(ctx, url));
+  }
+
+  const identity = streamIdentity(data);
+  const dup = runner.findDuplicate(product, keyId, identity);
+  if (dup) return { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS), requestId: dup, detail: { errorCode: DUPLICATE_STREAM_ERROR_CODE, dupRequestId: dup } };
+  if (runner.countFor(keyId) >= ctx.config.maxConcurrentStreams) throw tooMany(product, `at most ${ctx.config.maxConcurrentStreams} concurrent streams per accessKey`);
+
+  const now = new Date();
+  const requestId = newRequestId();
+  const { accessKey: _secret, ...stored } = req;
+  const [row] = await ctx.store.db
+    .insert(tasks)
+    .values({
+      requestId,
+      kind: product,
+      keyId,
+      appId: req.appId,
+      eventId: req.eventId,
+      btId: data.btId ? String(data.btId) : null,
+      status: "running",
+      request: stored as Record<string, unknown>,
+      progress: { framesDone: 0, framesTotal: 0, segmentsDone: 0, segmentsTotal: 0 },
+      baseUrl,
+      identity,
+      state: initialStreamState(),
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: new Date(now.getTime() + ctx.config.retentionHours * 3600_000),
+    })
+    .returning();
+  runner.start(row);
+  return { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS, "en", product), requestId };
+}
+
+/** /finish_videostream/v4 and /finish_audiostream/v4. */
+export async function closeStream(ctx: EngineContext, runner: StreamRunner, product: Product, requestId: string, keyId: string) {
+  const [row] = await ctx.store.db
+    .select({ status: tasks.status })
+    .from(tasks)
+    .where(and(eq(tasks.requestId, requestId), eq(tasks.kind, product), eq(tasks.keyId, keyId)))
+    .limit(1);
+  if (!row) throw invalid(`requestId ${JSON.stringify(requestId)} is not a ${product} task of this accessKey`);
+  // an already-ended task answers 1100 and sends no second stream-end (CONTRACT §2.2)
+  if (row.status === "running" && runner.isRunning(requestId)) await runner.close(requestId);
+  else if (row.status === "running") await ctx.store.db.update(tasks).set({ status: "ended", updatedAt: new Date() }).where(eq(tasks.requestId, requestId));
+  return { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS, "en", product), requestId: newRequestId() };
+}
