@@ -12,7 +12,8 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
+  // tests/run.mjs reads the JSON report to print the closing "N passed, N failed" line
+  reporter: [["list"], ["json", { outputFile: ".test-results/e2e.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     browserName: "chromium",

@@ -1,11 +1,12 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type { StreamDetail, StreamEvent, StreamSummary } from "@/lib/dashboard-api";
 import { STREAMS_ROOM, streamRoom } from "@/lib/events";
 import { queryKeys } from "./queries/keys";
 import { mergeEvents, newerSummary, upsertSummary } from "./queries/stream-cache";
+import { dropHeldEvents, holdEvents } from "./queries/useStreamQuery";
 import type { StreamsResponse } from "./queries/useStreamsQuery";
 import { useSocketConnected, useSocketRoom } from "./useSocket";
 
@@ -13,17 +14,13 @@ import { useSocketConnected, useSocketRoom } from "./useSocket";
 export const STREAM_FALLBACK_POLL_MS = 5_000;
 
 /** One `stream:summary`: into the wall's list and, if cached, the stream page's header. */
-function applySummary(client: QueryClient, s: StreamSummary) {
-  let known = false;
-  client.setQueryData<StreamsResponse>(queryKeys.streams, (old) => {
-    if (old === undefined) return old;
-    known = old.streams.some((x) => x.requestId === s.requestId);
-    return { ...old, streams: upsertSummary(old.streams, s) };
-  });
+function applySummary(client: QueryClient, s: StreamSummary): void {
+  client.setQueryData<StreamsResponse>(queryKeys.streams, (old) =>
+    old === undefined ? old : { ...old, streams: upsertSummary(old.streams, s) },
+  );
   client.setQueryData<StreamDetail>(queryKeys.stream(s.requestId), (old) =>
     old === undefined ? old : { ...old, stream: newerSummary(old.stream, s) },
   );
-  return known;
 }
 
 /** Whether live updates for a room are flowing: connected and acknowledged by the server. */
@@ -44,7 +41,7 @@ export function useStreamsLive(): number | false {
   useSocketRoom(
     STREAMS_ROOM,
     "stream:summary",
-    (s) => void applySummary(client, s),
+    (s) => applySummary(client, s),
     (ok) => {
       setRefused(!ok);
       void client.invalidateQueries({ queryKey: queryKeys.streams, exact: true });
@@ -58,40 +55,28 @@ const belongsTo = (e: StreamEvent, requestId: string) => e.requestId === request
 /**
  * One stream's timeline: `stream:event` from its room appended by id, summaries from the wall's room
  * applied to the header. Each (re)join refetches the history, merged by id: no gap, no duplicate.
- * Events that arrive before the first fetch has landed are held and merged when it does.
+ * Events that arrive before the first fetch has landed are held and merged by that fetch.
+ * Returns a poll interval for the stream query while live updates are down.
  */
-export function useStreamLive(requestId: string, hasData: boolean): number | false {
+export function useStreamLive(requestId: string): number | false {
   const client = useQueryClient();
-  const pending = useRef<StreamEvent[]>([]);
   const { live, setRefused } = useRoomLive();
   const key = queryKeys.stream(requestId);
 
-  const append = useCallback(
-    (events: StreamEvent[]) => {
-      let held = false;
-      client.setQueryData<StreamDetail>(queryKeys.stream(requestId), (old) => {
-        if (old === undefined) return old;
-        held = true;
-        return { ...old, events: mergeEvents(old.events, events) };
-      });
-      if (!held) pending.current = mergeEvents(pending.current, events);
-    },
-    [client, requestId],
-  );
-
-  useEffect(() => {
-    if (!hasData || pending.current.length === 0) return;
-    const events = pending.current;
-    pending.current = [];
-    append(events);
-  }, [hasData, append]);
+  useEffect(() => () => dropHeldEvents(requestId), [requestId]);
 
   useSocketRoom(
     streamRoom(requestId),
     "stream:event",
     (e) => {
       if (!belongsTo(e, requestId)) return;
-      append([e]);
+      let cached = false;
+      client.setQueryData<StreamDetail>(key, (old) => {
+        if (old === undefined) return old;
+        cached = true;
+        return { ...old, events: mergeEvents(old.events, [e]) };
+      });
+      if (!cached) holdEvents(requestId, [e]);
       // The end event changes the summary (status, reason); fetch it rather than guess.
       if (e.kind === "end") {
         void client.invalidateQueries({ queryKey: key, exact: true });

@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 import { useSocketConnected } from "@/components/hooks/useSocket";
 
 const LINKS = [
+  { href: "/streams", label: "Streams" },
   { href: "/files", label: "Files" },
   { href: "/capabilities", label: "Capabilities" },
 ];
@@ -29,7 +30,7 @@ export default function TopNav() {
   return (
     <header className="sticky top-0 z-20 border-b border-surface-line bg-surface-sunken/95 backdrop-blur">
       <div className="mx-auto flex h-11 max-w-7xl items-center gap-6 px-4">
-        <Link href="/files" className="text-sm font-semibold tracking-tight text-zinc-100">
+        <Link href="/streams" className="text-sm font-semibold tracking-tight text-zinc-100">
           Moderation
         </Link>
         <nav className="flex h-full items-stretch gap-1" aria-label="Main">

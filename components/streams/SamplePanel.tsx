@@ -5,9 +5,16 @@ import { useDemoQuery } from "@/components/hooks/queries/useDemoQuery";
 import { useStartSampleMutation } from "@/components/hooks/queries/useStreamMutations";
 import ErrorNote from "@/components/ui/ErrorNote";
 
+const EXAMPLE_KEY = "my-stream";
+
+/** The ingest address with a concrete key in place of a `<stream-key>` placeholder, if it has one. */
+export function exampleIngestUrl(ingestUrl: string): string {
+  return ingestUrl.replace(/<[^>]*>/g, EXAMPLE_KEY);
+}
+
 /** A command that pushes a local file to the ingest as a live stream, looping. */
-export function ffmpegPushCommand(ingestUrl: string): string {
-  return `ffmpeg -re -stream_loop -1 -i input.mp4 -c:v libx264 -preset veryfast -tune zerolatency -g 50 -c:a aac -ar 44100 -f flv "${ingestUrl}"`;
+export function ffmpegPushCommand(publishUrl: string): string {
+  return `ffmpeg -re -stream_loop -1 -i input.mp4 -c:v libx264 -preset veryfast -tune zerolatency -g 50 -c:a aac -ar 44100 -f flv ${publishUrl}`;
 }
 
 /** The sample stream button, and how to push one's own stream to this server's RTMP ingest. */
@@ -16,6 +23,7 @@ export default function SamplePanel({ onUseUrl }: { onUseUrl: (url: string) => v
   const demo = useDemoQuery();
   const sample = useStartSampleMutation();
   const ingest = demo.data?.rtmpIngestUrl ?? null;
+  const example = ingest === null ? "" : exampleIngestUrl(ingest);
 
   return (
     <div className="space-y-2 border-t border-surface-line p-3 text-xs text-zinc-400">
@@ -36,11 +44,12 @@ export default function SamplePanel({ onUseUrl }: { onUseUrl: (url: string) => v
         <div data-testid="ingest-info" className="space-y-1.5">
           <p>
             Or push your own stream with OBS or ffmpeg to{" "}
-            <code className="break-all rounded bg-surface-sunken px-1 py-0.5 font-mono text-zinc-200">{ingest}</code>{" "}
-            <button type="button" onClick={() => onUseUrl(ingest)} className="text-sky-300 hover:underline">use this URL</button>
-            , then start moderating it above. For example:
+            <code className="break-all rounded bg-surface-sunken px-1 py-0.5 font-mono text-zinc-200">{ingest}</code>
+            {example !== ingest && <> (any key you choose)</>}, then moderate that same address above. For example, push a
+            file in a loop and{" "}
+            <button type="button" onClick={() => onUseUrl(example)} className="text-sky-300 hover:underline">put {example} in the form</button>:
           </p>
-          <pre className="overflow-x-auto rounded bg-surface-sunken px-2 py-1.5 font-mono text-[11px] text-zinc-300">{ffmpegPushCommand(ingest)}</pre>
+          <pre className="overflow-x-auto rounded bg-surface-sunken px-2 py-1.5 font-mono text-[11px] text-zinc-300">{ffmpegPushCommand(example)}</pre>
         </div>
       )}
     </div>

@@ -1,7 +1,7 @@
 // The "Start a stream" form: state, defaults and validation into the POST /api/streams body.
 import type { StreamKind, StreamStartInput } from "@/lib/dashboard-api";
 import { AUDIOSTREAM_TYPES } from "@/lib/contract/taxonomy";
-import { FORM_AUDIO_TYPES, FORM_IMG_TYPES, TYPE_HINTS } from "@/components/files/form-model";
+import { FORM_AUDIO_TYPES, TYPE_HINTS } from "@/components/files/form-model";
 
 export { FORM_IMG_TYPES, toggleAudioType } from "@/components/files/form-model";
 /** Video streams: audioType values, NONE first (frames only). */

@@ -36,6 +36,8 @@ export interface StartOptions {
   onStdout?: (chunk: Buffer) => void;
   /** Environment for the child (default: this process's). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Open fd 3 as an extra output pipe (read it from `child.stdio[3]`), e.g. for a second ffmpeg output. */
+  extraOutputPipe?: boolean;
 }
 
 // Children still running when this Node process exits are killed, so none outlive the server or a test run.
@@ -58,7 +60,8 @@ export function liveChildCount(): number {
 
 /** Spawns `bin args`, owns it until exit, and stops it on timeout or abort with a bounded wait. */
 export function startProcess(bin: string, args: string[], opts: StartOptions = {}): OwnedProcess {
-  const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"], env: (opts.env ?? process.env) as NodeJS.ProcessEnv });
+  const stdio: Array<"ignore" | "pipe"> = opts.extraOutputPipe ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"];
+  const child = spawn(bin, args, { stdio, env: (opts.env ?? process.env) as NodeJS.ProcessEnv });
   trackChild(child);
 
   const outChunks: Buffer[] = [];

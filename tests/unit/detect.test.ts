@@ -182,9 +182,9 @@ test("a pool whose data dir cannot be prepared fails ready() instead of hanging"
 test("close() rejects queued frames and later calls", async () => {
   const running = detect(frames.en, ["ADVERT"]);
   const queued = detect(frames.qr, ["QRCODE"]);
+  const rejected = Promise.all([assert.rejects(running, PoolClosedError), assert.rejects(queued, PoolClosedError)]);
   await pool.close();
-  await assert.rejects(running, PoolClosedError);
-  await assert.rejects(queued, PoolClosedError);
+  await rejected;
   await assert.rejects(detect(frames.qr, ["QRCODE"]), PoolClosedError);
   assert.equal(pool.stats().pending, 0);
 });

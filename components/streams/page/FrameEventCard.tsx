@@ -1,0 +1,59 @@
+import { extraDescription, frameOcr, frameQr, labelName, labelSlugs } from "@/components/files/result/frame-info";
+import { riskStyles } from "@/components/ui/risk";
+import type { FailedView, FrameView } from "./event-view";
+
+/** One frame result on the live lane: thumbnail framed in its risk colour, capture time, label, evidence. */
+export function FrameEventCard({ frame, onOpen }: { frame: FrameView; onOpen: () => void }) {
+  const style = riskStyles[frame.level];
+  const risky = frame.level !== "PASS";
+  const d = frame.detail;
+  const ocr = frameOcr(d);
+  const qr = frameQr(d);
+  return (
+    <li
+      data-testid="frame-event"
+      data-level={frame.level}
+      data-event-id={frame.id}
+      className={`w-44 shrink-0 overflow-hidden rounded-md border-2 bg-surface-sunken ${style.border} ${risky ? `ring-2 ${style.ring}` : ""}`}
+    >
+      <button type="button" onClick={onOpen} className="block w-full text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400" aria-label={`Open frame captured at ${frame.clock}`}>
+        <div className="relative aspect-video bg-black">
+          {d.imgUrl ? (
+            <img src={d.imgUrl} alt={`frame at ${frame.clock}`} loading="lazy" className={`h-full w-full object-contain ${frame.skipped ? "opacity-40" : ""}`} />
+          ) : (
+            <span className="flex h-full items-center justify-center text-[10px] text-zinc-600">no image</span>
+          )}
+          <span className={`absolute left-1 top-1 rounded px-1.5 py-0.5 text-[10px] font-bold tracking-wide text-black ${style.bar}`}>{frame.level}</span>
+          <span className="absolute bottom-1 right-1 rounded bg-black/70 px-1 font-mono text-[10px] tabular-nums text-zinc-100">{frame.clock}</span>
+        </div>
+        <div className="space-y-0.5 p-1.5 text-xs">
+          <div className={`truncate font-semibold ${risky ? style.text : "text-zinc-400"}`} title={labelName(d)}>{labelName(d)}</div>
+          {(extraDescription(d) || risky) && (
+            <div className="truncate text-[11px] text-zinc-500" title={d.riskDescription}>{extraDescription(d) || <span className="font-mono">{labelSlugs(d)}</span>}</div>
+          )}
+          {frame.skipped && <div className="text-[11px] text-zinc-500">captured, not detected (step)</div>}
+          {frame.dedup && <div className="text-[11px] text-zinc-500">same as a previous frame</div>}
+          {qr.map((q) => (
+            <div key={q} data-testid="qr-content" className="truncate font-mono text-[11px] text-sky-300" title={q}>QR: {q}</div>
+          ))}
+          {ocr && (
+            <div data-testid="ocr-text" className="line-clamp-2 text-[11px] text-zinc-300" title={ocr.text}>
+              <span className="text-zinc-500">OCR: </span>{ocr.text}
+            </div>
+          )}
+        </div>
+      </button>
+    </li>
+  );
+}
+
+/** A callback that carried an error code instead of a result. */
+export function FailedEventTile({ view, testId }: { view: FailedView; testId: string }) {
+  return (
+    <li data-testid={testId} data-code={view.code ?? ""} className="flex w-44 shrink-0 flex-col justify-center gap-1 rounded-md border border-dashed border-risk-reject/50 p-2 text-[11px] text-red-200">
+      <span className="font-mono">code {view.code ?? "?"}</span>
+      <span className="text-zinc-400">{view.message}</span>
+      <span className="tabular-nums text-zinc-500">{view.at}</span>
+    </li>
+  );
+}

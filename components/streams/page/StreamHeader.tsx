@@ -1,0 +1,41 @@
+"use client";
+
+import Link from "next/link";
+import type { StreamSummary } from "@/lib/dashboard-api";
+import { formatDateTime } from "@/components/ui/format";
+import { KindChip, RiskSlot, SinceLast, StreamStatusPill } from "../bits";
+import CloseStreamButton from "../CloseStreamButton";
+
+/** Title, address, state and the two risk levels a moderator watches; Close for a supervisor. */
+export default function StreamHeader({ stream, live }: { stream: StreamSummary; live: boolean }) {
+  const name = stream.title ?? stream.url;
+  return (
+    <div data-testid="stream-header" data-status={stream.status} className="space-y-2">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <Link href="/streams" className="text-xs text-sky-300 hover:underline">← Streams</Link>
+        <h1 className="min-w-0 truncate text-lg font-semibold text-zinc-100" title={name}>{name}</h1>
+        <KindChip kind={stream.kind} />
+        <StreamStatusPill status={stream.status} />
+        {!live && stream.status === "running" && (
+          <span className="text-[11px] text-risk-review" title="The live connection is down; the timeline refreshes every few seconds">polling</span>
+        )}
+        <div className="ml-auto">{stream.status === "running" && <CloseStreamButton requestId={stream.requestId} name={name} size="md" />}</div>
+      </div>
+      <div className="flex flex-wrap items-center gap-x-6 gap-y-2 rounded-md border border-surface-line bg-surface-raised px-3 py-2">
+        <RiskSlot testId="current-risk" label="now" level={stream.currentRisk} size="lg" />
+        <RiskSlot testId="worst-risk" label="worst" level={stream.worstRisk} size="lg" />
+        <dl className="flex flex-wrap gap-x-5 gap-y-1 text-[11px] text-zinc-500">
+          <div><dt className="inline">last result </dt><dd className="inline"><SinceLast at={stream.lastResultAt} running={stream.status === "running"} /></dd></div>
+          {stream.kind === "video" && <div><dt className="inline">frames </dt><dd className="inline tabular-nums text-zinc-300">{stream.frames}</dd></div>}
+          <div><dt className="inline">segments </dt><dd className="inline tabular-nums text-zinc-300">{stream.segments}</dd></div>
+          <div><dt className="inline">started </dt><dd className="inline tabular-nums text-zinc-300">{formatDateTime(stream.startedAt)}</dd></div>
+          {stream.endedAt && <div><dt className="inline">ended </dt><dd className="inline tabular-nums text-zinc-300">{formatDateTime(stream.endedAt)}</dd></div>}
+        </dl>
+      </div>
+      <dl className="flex flex-wrap gap-x-4 font-mono text-[11px] text-zinc-500">
+        <div className="min-w-0"><dt className="inline">url </dt><dd className="inline break-all text-zinc-300">{stream.url}</dd></div>
+        <div><dt className="inline">requestId </dt><dd className="inline text-zinc-300">{stream.requestId}</dd></div>
+      </dl>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+"use client";
+
+import { useMemo } from "react";
+import type { StreamDetail } from "@/lib/dashboard-api";
+import { ApiRequestError } from "@/components/api/http";
+import { useStreamQuery } from "@/components/hooks/queries/useStreamQuery";
+import { useStreamLive } from "@/components/hooks/useStreamsLive";
+import ErrorNote from "@/components/ui/ErrorNote";
+import Panel from "@/components/ui/Panel";
+import AudioLane from "./AudioLane";
+import EndMarker from "./EndMarker";
+import { lanes } from "./event-view";
+import FrameLane from "./FrameLane";
+import StreamHeader from "./StreamHeader";
+
+function Timeline({ detail }: { detail: StreamDetail }) {
+  const { stream, events } = detail;
+  const { frames, audio, ends } = useMemo(() => lanes(events, stream.startedAt), [events, stream.startedAt]);
+  const showFrames = stream.kind === "video" || frames.length > 0;
+  return (
+    <section data-testid="timeline" data-events={events.length} className="space-y-3">
+      <EndMarker ends={ends} stream={stream} />
+      {showFrames && (
+        <Panel title={`Frames (${frames.length})`}>
+          <FrameLane frames={frames} />
+        </Panel>
+      )}
+      <Panel title={`Audio segments (${audio.length})`}>
+        <AudioLane segments={audio} />
+      </Panel>
+    </section>
+  );
+}
+
+/** /streams/{requestId}: the stream's header and its live timeline (history + socket, merged by event id). */
+export default function StreamPage({ requestId }: { requestId: string }) {
+  const pollMs = useStreamLive(requestId);
+  const query = useStreamQuery(requestId, pollMs);
+
+  if (query.isPending) return <p className="text-xs text-zinc-500">Loading stream…</p>;
+  if (query.isError) {
+    const missing = query.error instanceof ApiRequestError && query.error.status === 404;
+    return (
+      <div className="space-y-2">
+        {missing ? <p data-testid="stream-missing" className="text-sm text-zinc-300">No stream {requestId} on this server.</p> : <ErrorNote prefix="Could not load the stream:" error={query.error} />}
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      <StreamHeader stream={query.data.stream} live={pollMs === false} />
+      <Timeline detail={query.data} />
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+// Audio decision policy: every threshold and label the audio detectors apply, in one place.
+import type { RiskLevel } from "../../../lib/contract/taxonomy";
+import type { SongPolicy } from "./song";
+
+export interface KwsPolicy {
+  /** a phrase's -kws threshold is 1e-N with N = exponentPerPhone × its phone count, clamped to [min, max] */
+  exponentPerPhone: number;
+  minExponent: number;
+  maxExponent: number;
+  /** pronunciation combinations spotted per phrase */
+  maxVariants: number;
+  /** a spotted phrase counts only when pocketsphinx's posterior reaches this */
+  minProb: number;
+}
+
+export type ReferenceListName = "anthem" | "banned_songs" | "copyright_songs";
+
+export interface KnownAudioRule {
+  type: "ANTHEN" | "BANEDAUDIO" | "COPYRIGHTSONGS";
+  riskLevel: RiskLevel;
+  labels: [string, string, string];
+}
+
+export const AUDIO_POLICY = {
+  /** a segment whose loudest 20 ms frame is below this (dBFS) is silent: nothing runs, PASS */
+  silenceDb: -50,
+  vad: {
+    threshold: 0.5,
+    minSilenceMs: 100,
+    minSpeechMs: 250,
+    /** vadCode 1 needs at least this much speech in the segment */
+    minSpeechSec: 0.3,
+  },
+  stt: {
+    timeoutMs: 30_000,
+    /** silence appended before pocketsphinx: keyword spotting misses a phrase that ends the file */
+    padSec: 1,
+    /** a pause this long inside an utterance starts a new risk segment */
+    segmentGapSec: 0.6,
+    /** probability of a hit from a transcriber that reports no confidence (remote API) */
+    remoteProbability: 0.9,
+  },
+  /** measured on flite/espeak sentences (see server/detect/audio/README.md) */
+  kws: { exponentPerPhone: 2, minExponent: 8, maxExponent: 40, maxVariants: 4, minProb: 0.84 } as KwsPolicy,
+  text: { riskSource: 1001 as const },
+  known: {
+    riskSource: 1003 as const,
+    /** 1 − bit-error rate: matches measured 0.95–1.0 (0.80 with speech over the song), non-matches ≤ 0.72 */
+    minScore: 0.78,
+    /** segment fingerprints shorter than this (≈ 0.124 s per item) are not compared: short prints score high by chance */
+    minSegmentItems: 24,
+    minOverlapItems: 40,
+    lists: {
+      anthem: { type: "ANTHEN", riskLevel: "REVIEW", labels: ["politics", "guoge", "guoge"] },
+      banned_songs: { type: "BANEDAUDIO", riskLevel: "REJECT", labels: ["prohibited", "jinge", "jinge"] },
+      copyright_songs: { type: "COPYRIGHTSONGS", riskLevel: "REVIEW", labels: ["copyright", "banquan", "banquan"] },
+    } as Record<ReferenceListName, KnownAudioRule>,
+  },
+  song: {
+    yinThreshold: 0.15,
+    noteToleranceSt: 0.5,
+    minNoteSec: 0.2,
+    floorDb: -45,
+    /** speech measured ≤ 0.45 (flite slt, the most monotone voice), music and sung notes ≥ 0.8 */
+    minNoteRatio: 0.6,
+    minDistinctNotes: 3,
+    minAudibleSec: 2,
+    businessLabels: ["sing", "changge", "changge"] as [string, string, string],
+  } satisfies SongPolicy & { businessLabels: [string, string, string] },
+  queue: { concurrency: 1, limit: 16, jobTimeoutMs: 60_000 },
+} as const;

@@ -1,0 +1,105 @@
+// One transcript from the recognisers: free transcription, with acoustically spotted phrases spliced in where it missed them.
+import type { KwsHit, KwsPhrase, SttWord } from "./pocketsphinx";
+
+export interface Token {
+  text: string;
+  startSec: number;
+  endSec: number;
+  conf: number;
+  source: "stt" | "kws";
+  /** tokens of one pause-delimited phrase share this number */
+  group: number;
+}
+
+export interface Transcript {
+  text: string;
+  /** token spans in `text`: [start, end) UTF-16 offsets */
+  tokens: Array<Token & { position: [number, number] }>;
+  /** pause- or sentence-delimited spans of `text`, in order, covering every token */
+  phrases: Array<[number, number]>;
+  /** spotted phrases that were spliced in (missing from the free transcript) */
+  spliced: string[];
+}
+
+const words = (s: string) => s.toLowerCase().split(/\s+/).filter(Boolean);
+
+/**
+ * Free-transcript words grouped into phrases (a new one per utterance and after a pause ≥ gapSec), with accepted
+ * spotted phrases replacing the words they overlap when the transcript does not already say them there.
+ */
+export function mergeTranscript(utterances: SttWord[][], hits: readonly KwsHit[], phrases: ReadonlyMap<string, KwsPhrase>, o: { minProb: number; gapSec: number }): Transcript {
+  let group = 0;
+  let tokens: Token[] = [];
+  for (const u of utterances) {
+    group++;
+    u.forEach((w, i) => {
+      if (i > 0 && w.startSec - u[i - 1].endSec >= o.gapSec) group++;
+      tokens.push({ text: w.word, startSec: w.startSec, endSec: w.endSec, conf: w.conf, source: "stt", group });
+    });
+  }
+  const accepted = hits
+    .filter((h) => h.prob >= o.minProb && phrases.has(h.phrase))
+    .map((h) => ({ ...h, text: phrases.get(h.phrase)!.text }))
+    // longest phrase first, then the most confident: "add me on wechat" wins over "wechat" on the same audio
+    .sort((a, b) => words(b.text).length - words(a.text).length || b.prob - a.prob);
+  const spliced: string[] = [];
+  for (const h of accepted) {
+    const overlapping = tokens.filter((t) => t.endSec > h.startSec && t.startSec < h.endSec);
+    if (overlapping.some((t) => t.source === "kws")) continue;
+    const said = ` ${overlapping.map((t) => t.text).join(" ")} `;
+    if (said.includes(` ${words(h.text).join(" ")} `)) continue;
+    const inside = (t: Token) => (t.startSec + t.endSec) / 2 >= h.startSec && (t.startSec + t.endSec) / 2 <= h.endSec;
+    const near = overlapping[0] ?? tokens.find((t) => t.startSec >= h.startSec) ?? tokens[tokens.length - 1];
+    tokens = tokens.filter((t) => !inside(t));
+    tokens.push({ text: words(h.text).join(" "), startSec: h.startSec, endSec: h.endSec, conf: h.prob, source: "kws", group: near?.group ?? ++group });
+    spliced.push(h.text);
+  }
+  tokens.sort((a, b) => a.startSec - b.startSec || a.endSec - b.endSec);
+  return assemble(tokens, spliced);
+}
+
+function assemble(tokens: Token[], spliced: string[]): Transcript {
+  let text = "";
+  const out: Transcript["tokens"] = [];
+  const phrases: Array<[number, number]> = [];
+  for (const t of tokens) {
+    if (text !== "") text += " ";
+    const start = text.length;
+    text += t.text;
+    out.push({ ...t, position: [start, text.length] });
+    const last = phrases[phrases.length - 1];
+    const prev = out[out.length - 2];
+    if (last && prev && prev.group === t.group) last[1] = text.length;
+    else phrases.push([start, text.length]);
+  }
+  return { text, tokens: out, phrases, spliced };
+}
+
+/** A transcript from plain text (remote transcriber): sentences split at . ! ? and line breaks; no times. */
+export function textTranscript(raw: string, conf: number): Transcript {
+  const text = raw.replace(/\s+/g, " ").trim();
+  const phrases: Array<[number, number]> = [];
+  const re = /[^.!?。！？]+[.!?。！？]*/g;
+  for (const m of text.matchAll(re)) {
+    const lead = m[0].length - m[0].trimStart().length;
+    const body = m[0].trim();
+    if (body) phrases.push([m.index + lead, m.index + lead + body.length]);
+  }
+  const tokens: Transcript["tokens"] = [];
+  for (const m of text.matchAll(/\S+/g)) tokens.push({ text: m[0], startSec: 0, endSec: 0, conf, source: "stt", group: 0, position: [m.index, m.index + m[0].length] });
+  return { text, tokens, phrases, spliced: [] };
+}
+
+/** `previous` then `current` as one transcript (returnPreText): every span of `current` shifted past the join. */
+export function prependText(previous: string, current: Transcript): Transcript {
+  const prev = previous.replace(/\s+/g, " ").trim();
+  if (prev === "") return current;
+  const shift = prev.length + 1;
+  const move = ([a, b]: [number, number]): [number, number] => [a + shift, b + shift];
+  return {
+    text: current.text === "" ? prev : `${prev} ${current.text}`,
+    tokens: current.tokens.map((t) => ({ ...t, position: move(t.position) })),
+    phrases: [[0, prev.length], ...current.phrases.map(move)],
+    spliced: current.spliced,
+  };
+}

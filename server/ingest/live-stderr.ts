@@ -1,0 +1,69 @@
+import { lastMeaningfulLine } from "./ffmpeg-error";
+
+export type LiveErrorCode = 3001 | 3002 | 3003 | 3004;
+
+/** What one stderr line of a live pull tells: a selected frame's pts, progress, or nothing. */
+export interface StderrEvent {
+  /** pts_time (s) of a frame that passed select (from showinfo). */
+  framePts?: number;
+  /** Output time from a progress line (time=…), in s. */
+  progressSec?: number;
+  /** The first input stream was mapped: media is flowing into the outputs. */
+  started?: boolean;
+}
+
+const SHOWINFO = /Parsed_showinfo_\d+.*?\bn:\s*\d+\s+pts:\s*-?\d+\s+pts_time:(-?[\d.e+-]+)/;
+const PROGRESS = /\btime=\s*(-?)(\d+):(\d\d):(\d\d(?:\.\d+)?)/;
+const MAPPING = /^\s*Stream #0:\d+(?:\[[^\]]*\])?\s*->\s*#(\d+):\d+/;
+const DURATION = /^\s*Duration:\s*(?:(\d+):(\d\d):(\d\d(?:\.\d+)?)|N\/A)/;
+
+/** Follows the stderr of one live ffmpeg run, line by line. */
+export class LiveStderrParser {
+  /** Duration the input declared (> 0 only for finite inputs: HLS with ENDLIST, a file-like FLV); null = unknown. */
+  durationSec: number | null = null;
+  /** Output indexes a track of input 0 was mapped to. */
+  readonly mappedOutputs = new Set<number>();
+  private block: "none" | "input0" | "other" = "none";
+
+  line(l: string): StderrEvent {
+    const si = SHOWINFO.exec(l);
+    if (si) return { framePts: Number(si[1]) };
+    const ev: StderrEvent = {};
+    const pr = PROGRESS.exec(l);
+    // a progress line can carry a glued-on log line after it, so look for both
+    if (pr) ev.progressSec = pr[1] ? 0 : Number(pr[2]) * 3600 + Number(pr[3]) * 60 + Number(pr[4]);
+    if (/^Input #0\b/.test(l)) this.block = "input0";
+    else if (/^(Input #\d+|Output #\d+|Stream mapping:)/.test(l)) this.block = "other";
+    const d = this.block === "input0" && this.durationSec === null ? DURATION.exec(l) : null;
+    if (d) this.durationSec = d[1] === undefined ? 0 : Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]);
+    const m = MAPPING.exec(l);
+    if (m) {
+      if (this.mappedOutputs.size === 0) ev.started = true;
+      this.mappedOutputs.add(Number(m[1]));
+    }
+    return ev;
+  }
+}
+
+// Ordered: the first rule matching anywhere in stderr wins, so specific causes come before generic ones.
+const RULES: ReadonlyArray<readonly [RegExp, LiveErrorCode | "reached"]> = [
+  [/StreamNotFound|Stream not found|NetStream\.Play\.Failed|Play failed/i, 3003],
+  [/Stream map '0:a:0' matches no streams/, 3004],
+  [/Stream map '0:v:0' matches no streams/, 3002],
+  [/Server returned [45]\d\d|HTTP error [45]\d\d|Connection refused|Failed to resolve hostname|Name or service not known|No route to host|Network is unreachable|Connection to tcp:\S+ failed|Cannot open connection|NetConnection\.Connect\.(Rejected|Failed)|Server error/i, 3001],
+  [/Invalid data found|could not find codec parameters|Error while decoding|corrupt|not on whitelist|unsupported|no decoder|does not contain any stream|Unknown input format/i, 3002],
+  // the server answered (no connect error above) but no media came before the read timeout: no such stream
+  [/timed out|Input\/output error|End of file/i, "reached"],
+];
+
+/**
+ * The CONTRACT §4 pull error a failed run's stderr evidences. A read timeout or I/O error with no
+ * connect/HTTP error before it means the server answered but had no such stream (3003).
+ */
+export function classifyLiveFailure(stderr: string): { errorCode: LiveErrorCode; message: string } {
+  const message = lastMeaningfulLine(stderr) || "ffmpeg failed without a message";
+  for (const [pattern, code] of RULES) {
+    if (pattern.test(stderr)) return { errorCode: code === "reached" ? 3003 : code, message };
+  }
+  return { errorCode: 3001, message };
+}

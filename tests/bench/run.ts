@@ -1,0 +1,22 @@
+// `npm run bench`: prints one JSON document with every figure (no pass/fail thresholds: speed lives here).
+import { benchDetectors } from "./detectors";
+import { benchFileRatio } from "./file-ratio";
+import { benchHubLatency } from "./hub-latency";
+
+const only = process.argv[2];
+const out: Record<string, unknown> = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, at: new Date().toISOString() };
+const sections: Array<[string, () => Promise<unknown>]> = [
+  ["detectors", benchDetectors],
+  ["file", benchFileRatio],
+  ["hub", () => benchHubLatency()],
+];
+for (const [name, fn] of sections) {
+  if (only && only !== name) continue;
+  try {
+    out[name] = await fn();
+  } catch (err) {
+    out[name] = { error: (err as Error).message };
+  }
+}
+console.log(JSON.stringify(out, null, 2));
+process.exit(0);

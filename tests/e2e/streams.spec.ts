@@ -1,0 +1,155 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { startRtmpSource } from "../support/live-sources";
+
+const QR_TEXT = "https://spam.example/live-e2e";
+const AD_TEXT = "Add WeChat: maifen888 cheap followers";
+
+let source: Awaited<ReturnType<typeof startRtmpSource>> | undefined;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  // QR for the whole run, so the first frames are already risky; the advert caption shows later.
+  source = await startRtmpSource({
+    name: "e2e-live-wall",
+    audio: "tone",
+    qr: { text: QR_TEXT, fromSec: 0, toSec: 3600 },
+    text: { content: AD_TEXT, fromSec: 5, toSec: 3600 },
+  });
+});
+
+test.afterAll(async () => {
+  await source?.close();
+});
+
+/** Tick exactly the wanted types among the enabled boxes of one checklist. */
+async function chooseTypes(page: Page, name: string, wanted: string[]) {
+  const boxes = page.locator(`input[name="${name}"]`);
+  for (const box of await boxes.all()) {
+    const type = await box.getAttribute("value");
+    if (await box.isEnabled()) await box.setChecked(wanted.includes(type ?? ""));
+  }
+  for (const type of wanted) await expect(page.locator(`input[name="${name}"][value="${type}"]`)).toBeChecked();
+}
+
+/** Every rendered event id appears once: the live merge never shows a result twice. */
+async function expectNoDuplicates(events: Locator) {
+  const ids = await events.evaluateAll((els) => els.map((el) => el.getAttribute("data-event-id")));
+  expect(ids.length).toBeGreaterThan(0);
+  expect(new Set(ids).size).toBe(ids.length);
+}
+
+test("start a live stream, watch frames and audio arrive on its timeline, close it", async ({ page }) => {
+  test.setTimeout(240_000);
+  const title = `e2e live ${Date.now()}`;
+
+  await page.goto("/streams");
+  const form = page.getByTestId("stream-form");
+  // Capabilities load client-side, so this also proves the form is hydrated.
+  await expect(form).toHaveAttribute("data-capabilities", "success");
+  await expect(form).toHaveAttribute("data-kind", "video");
+  await form.getByLabel("Stream URL").fill(source!.rtmpUrl);
+  await form.getByLabel("Title").fill(title);
+  await form.getByLabel("Capture every (s)").fill("1");
+  await chooseTypes(page, "imgType", ["QRCODE", "ADVERT"]);
+  // Audio types without a detector stay selectable: segments still flow (as PASS).
+  await expect(page.locator('input[name="audioType"][value="NONE"]')).toBeChecked();
+  await chooseTypes(page, "audioType", ["POLITY"]);
+  await expect(page.locator('input[name="audioType"][value="NONE"]')).not.toBeChecked();
+  for (const name of ["Return all frames", "Return all audio", "Report stream end"]) await expect(form.getByLabel(name)).toBeChecked();
+  await form.getByRole("button", { name: "Start moderating" }).click();
+  await expect(page.getByTestId("start-ok")).toBeVisible({ timeout: 15_000 });
+
+  // The card appears on the wall, running.
+  const card = page.getByTestId("stream-card").filter({ hasText: title });
+  await expect(card).toHaveCount(1);
+  await expect(card).toHaveAttribute("data-status", "running");
+  const requestId = await card.getAttribute("data-request-id");
+  expect(requestId).toMatch(/^[0-9a-f]{32}$/);
+  // The wall updates live: the first result turns the card's risk badges on without a reload.
+  await expect(card.getByTestId("worst-risk")).toHaveAttribute("data-level", /^(REVIEW|REJECT)$/, { timeout: 60_000 });
+  await expect(card.getByTestId("since-last")).not.toHaveText("no results yet");
+
+  // Starting the same URL again is refused as a duplicate, with a link to the running stream.
+  await form.getByLabel("Stream URL").fill(source!.rtmpUrl);
+  await form.getByRole("button", { name: "Start moderating" }).click();
+  const dup = page.getByTestId("start-duplicate");
+  await expect(dup).toContainText("already being moderated");
+  await expect(dup.getByRole("link")).toHaveAttribute("href", `/streams/${requestId}`);
+
+  await card.getByRole("link", { name: "Timeline →" }).click();
+  await expect(page).toHaveURL(new RegExp(`/streams/${requestId}$`));
+  const header = page.getByTestId("stream-header");
+  await expect(header).toHaveAttribute("data-status", "running");
+  await expect(header).toContainText(title);
+
+  // Frames: every captured frame comes back (returnAllImg); the QR makes them risky.
+  const timeline = page.getByTestId("timeline");
+  const frames = timeline.getByTestId("frame-event");
+  await expect(frames.first()).toBeVisible({ timeout: 60_000 });
+  const risky = timeline.locator('[data-testid="frame-event"][data-level="REVIEW"], [data-testid="frame-event"][data-level="REJECT"]');
+  await expect(risky.first()).toBeVisible({ timeout: 60_000 });
+  await expect(risky.first().getByTestId("qr-content")).toContainText(QR_TEXT);
+  await expect(page.getByTestId("worst-risk")).toHaveAttribute("data-level", /^(REVIEW|REJECT)$/);
+  await expect(page.getByTestId("current-risk")).toHaveAttribute("data-level", /^(PASS|REVIEW|REJECT)$/);
+
+  // More frames keep arriving live while the page is open (1 s capture).
+  const before = await frames.count();
+  await expect.poll(() => frames.count(), { timeout: 60_000 }).toBeGreaterThan(before);
+
+  // Audio: one 10 s segment after another; a tone is voiced (vadCode 1), with a playable clip.
+  const segments = timeline.getByTestId("audio-event");
+  await expect(segments.first()).toBeVisible({ timeout: 90_000 });
+  await expect(segments.first()).toHaveAttribute("data-level", /^(PASS|REVIEW|REJECT)$/);
+  await expect(segments.first()).toHaveAttribute("data-vad", "1");
+  await expect(segments.first().locator("audio")).toHaveAttribute("src", /.+/);
+
+  // Enlarge a risky frame: every label, and the QR payload.
+  const lightbox = page.getByTestId("lightbox");
+  await expect(lightbox).toBeHidden();
+  await risky.first().getByRole("button").click();
+  await expect(lightbox).toBeVisible();
+  await expect(lightbox.getByTestId("frame-labels")).toBeVisible();
+  await expect(lightbox.getByTestId("qr-content")).toContainText(QR_TEXT);
+  await page.keyboard.press("Escape");
+  await expect(lightbox).toBeHidden();
+
+  // A reload rebuilds the same timeline from history, without duplicates.
+  await page.reload();
+  await expect(frames.first()).toBeVisible({ timeout: 30_000 });
+  await expectNoDuplicates(frames);
+
+  // Close with confirmation: Keep running leaves it alone, Close stream ends it.
+  await page.getByTestId("close-stream").click();
+  await expect(page.getByTestId("confirm-close")).toBeVisible();
+  await page.getByRole("button", { name: "Keep running" }).click();
+  await expect(page.getByTestId("confirm-close")).toBeHidden();
+  await expect(header).toHaveAttribute("data-status", "running");
+  await page.getByTestId("close-stream").click();
+  await page.getByTestId("confirm-close").click();
+
+  const marker = page.getByTestId("end-marker");
+  await expect(marker).toBeVisible({ timeout: 30_000 });
+  await expect(marker).toHaveAttribute("data-source", "callback", { timeout: 30_000 });
+  await expect(marker).toHaveAttribute("data-error-code", "");
+  await expect(marker).toContainText("closed / ended");
+  await expect(header).toHaveAttribute("data-status", "ended");
+  await expect(page.getByTestId("close-stream")).toHaveCount(0);
+  await expectNoDuplicates(frames);
+  await expectNoDuplicates(segments);
+
+  // Back on the wall the stream is listed under Ended.
+  await page.getByRole("link", { name: "← Streams" }).click();
+  const ended = page.locator(`[data-testid="stream-card"][data-request-id="${requestId}"]`);
+  await expect(ended).toHaveAttribute("data-status", "ended");
+  await expect(ended.getByTestId("end-reason")).toHaveText("closed / ended");
+});
+
+test("an unsupported stream URL is rejected inline", async ({ page }) => {
+  await page.goto("/streams");
+  const form = page.getByTestId("stream-form");
+  await expect(form).toHaveAttribute("data-capabilities", "success");
+  await form.getByLabel("Stream URL").fill("ftp://example.com/live");
+  await form.getByRole("button", { name: "Start moderating" }).click();
+  await expect(form.getByTestId("start-error")).toContainText("Unsupported protocol");
+  await expect(page.getByTestId("start-ok")).toHaveCount(0);
+});
