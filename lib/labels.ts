@@ -19,6 +19,9 @@ export const LABEL1_NAMES: Readonly<Record<string, LabelName>> = {
   prohibited: { zh: "违禁", en: "Prohibited" },
   face: { zh: "人脸", en: "Face" },
   minor: { zh: "未成年人", en: "Minor" },
+  // audio: known-audio matches and singing
+  copyright: { zh: "版权", en: "Copyright" },
+  sing: { zh: "唱歌", en: "Singing" },
 };
 
 /** riskLabel2 / riskLabel3 slugs (pinyin); one namespace for both levels, as in the vendor samples. */
@@ -62,6 +65,13 @@ export const SUBLABEL_NAMES: Readonly<Record<string, LabelName>> = {
   zhenren: { zh: "真人", en: "Real person" },
   wurenlian: { zh: "无人脸", en: "No face" },
   weichengnianren: { zh: "未成年人", en: "Minor" },
+  // audio: known-audio matches, advertising-law wording, singing
+  guoge: { zh: "国歌", en: "National anthem" },
+  jinge: { zh: "禁歌", en: "Banned song" },
+  banquan: { zh: "版权歌曲", en: "Copyrighted song" },
+  guanggaofa: { zh: "广告法", en: "Advertising law" },
+  jixianci: { zh: "极限词", en: "Superlative claims" },
+  changge: { zh: "唱歌", en: "Singing" },
 };
 
 /** riskDescription used when a client's custom list matched (CONTRACT §5.8). */

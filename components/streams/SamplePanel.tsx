@@ -35,9 +35,12 @@ export default function SamplePanel({ onUseUrl }: { onUseUrl: (url: string) => v
           onClick={() => sample.mutate(undefined, { onSuccess: (r) => router.push(`/streams/${encodeURIComponent(r.requestId)}`) })}
           className="rounded border border-sky-500/60 px-3 py-1 text-xs font-medium text-sky-200 hover:bg-sky-500/10 disabled:cursor-wait disabled:opacity-60"
         >
-          {sample.isPending ? "Starting the sample…" : demo.data?.sampleRunning ? "Open the sample stream" : "Start the sample stream"}
+          {sample.isPending ? "Starting the sample…" : "Start the sample stream"}
         </button>
-        <span>A built-in test stream with a QR code, an advert caption and a tone: watch the timeline fill in.</span>
+        <span>
+          A built-in test stream with a QR code, an advert caption and a tone: watch the timeline fill in.
+          {demo.data?.sampleRunning && " It is already on air; if it is being moderated, this opens that stream."}
+        </span>
       </div>
       {sample.isError && <ErrorNote testId="sample-error" prefix="Sample stream:" error={sample.error} />}
       {ingest !== null && (

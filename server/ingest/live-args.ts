@@ -31,10 +31,13 @@ export interface LiveArgs {
   audioRequired: boolean;
 }
 
-// Zero-length stand-ins keep an output valid when its optional track is absent from the input
-// (an ffmpeg output with no stream at all is a fatal error); they never produce a packet.
-const EMPTY_VIDEO = "color=c=black:s=16x16:r=1,trim=end_frame=0";
+// A zero-length stand-in keeps the audio output valid when the input has no audio (an ffmpeg output with
+// no stream is fatal). It is stream-copied, so it needs no first frame to initialise, and the output's
+// max_interleave_delta stops the muxer from waiting for packets it will never produce.
 const EMPTY_AUDIO = `anullsrc=r=${LIVE_SAMPLE_RATE}:cl=mono,atrim=end_sample=0`;
+const AUDIO_FILTER = `aresample=${LIVE_SAMPLE_RATE}:async=1:first_pts=0,aformat=sample_fmts=s16:channel_layouts=mono`;
+/** FLV headers from RTMP/HTTP-FLV servers claim both tracks even when one never comes; don't wait 5 s for it. */
+const FLV_ANALYZE_US = "2000000";
 
 /** Frame cadence as STACK.md's proven live command: the first frame, then the first one ≥ N s after the last kept. */
 export function selectExpr(intervalSec: number): string {
@@ -42,10 +45,12 @@ export function selectExpr(intervalSec: number): string {
 }
 
 /**
- * ffmpeg arguments for one live pull (ffmpegArgv adds the protocol whitelists and global flags).
+ * ffmpeg arguments for one live pull (ffmpegArgv adds the protocol whitelists and global flags). Each
+ * output holds one real stream, so the muxer never holds packets back waiting for another track.
  * Frames: select → scale → showinfo (pts on stderr) → mjpeg on stdout. Audio: 16 kHz mono s16le on
- * fd 3, gap-filled from t=0 so the sample count is the media clock. With both wanted, each track is
- * optional; with one wanted, its track is required so a missing one fails fast.
+ * fd 3, gap-filled from t=0 so the sample count is the media clock. With both wanted, the audio track is
+ * optional (stand-in above) and a missing video track makes ffmpeg fail fast ("Output file #0 does not
+ * contain any stream"), after which the caller reruns audio-only; with one wanted, its track is required.
  */
 export function buildLiveArgs(o: LiveArgsInput): LiveArgs {
   const frames = o.frameIntervalSec !== null;
@@ -53,18 +58,21 @@ export function buildLiveArgs(o: LiveArgsInput): LiveArgs {
   const args: string[] = [
     // progress lines (time=…) feed the stall watchdog; ffmpegArgv put -nostats first, the last one wins
     "-stats",
-    "-rw_timeout", String(Math.round(o.ioTimeoutMs * 1000)),
-    // No -reconnect*: a reconnect in the middle of an HTTP-FLV body restarts the FLV byte stream, which the
-    // demuxer cannot splice, and the HLS demuxer already skips a failed segment. Retrying is the caller's job.
-    "-i", o.url,
   ];
-  if (both) args.push("-f", "lavfi", "-i", EMPTY_VIDEO, "-f", "lavfi", "-i", EMPTY_AUDIO);
+  const kind = liveInputKind(o.url);
+  // Measured with ffmpeg 5.1: an FLV/RTMP read that stops waits rw_timeout twice before giving up, so half
+  // of ioTimeoutMs ends a dead source after ≈ ioTimeoutMs. HLS fetches each segment on its own: full value.
+  args.push("-rw_timeout", String(Math.round(o.ioTimeoutMs * (kind === "hls" ? 1000 : 500))));
+  if (kind !== "hls") args.push("-analyzeduration", FLV_ANALYZE_US);
+  // No -reconnect*: a reconnect in the middle of an HTTP-FLV body restarts the FLV byte stream, which the
+  // demuxer cannot splice, and the HLS demuxer already skips a failed segment. Retrying is the caller's job.
+  args.push("-i", o.url);
+  if (both) args.push("-f", "lavfi", "-i", EMPTY_AUDIO);
 
   if (frames) {
     const width = Math.max(16, Math.floor(o.maxWidth));
-    args.push("-map", both ? "0:v:0?" : "0:v:0");
-    if (both) args.push("-map", "1:v");
     args.push(
+      "-map", both ? "0:v:0?" : "0:v:0",
       "-vf", `${selectExpr(o.frameIntervalSec as number)},scale='min(iw,${width})':-2,showinfo`,
       "-vsync", "vfr",
       "-c:v", "mjpeg", "-q:v", "4",
@@ -74,14 +82,10 @@ export function buildLiveArgs(o: LiveArgsInput): LiveArgs {
   }
   if (o.audio) {
     args.push("-map", both ? "0:a:0?" : "0:a:0");
-    if (both) args.push("-map", "2:a");
-    args.push(
-      "-af", "aresample=async=1:first_pts=0",
-      "-ac", "1", "-ar", String(LIVE_SAMPLE_RATE),
-      "-c:a", "pcm_s16le",
-      "-flush_packets", "1",
-      "-f", "s16le", "pipe:3",
-    );
+    if (both) args.push("-map", "1:a");
+    args.push("-filter:a:0", AUDIO_FILTER, "-c:a:0", "pcm_s16le");
+    if (both) args.push("-c:a:1", "copy", "-max_interleave_delta", "1");
+    args.push("-flush_packets", "1", "-f", "s16le", "pipe:3");
   }
   return { args, frames, audio: o.audio, videoRequired: frames && !both, audioRequired: o.audio && !both };
 }

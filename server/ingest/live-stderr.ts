@@ -15,6 +15,7 @@ export interface StderrEvent {
 const SHOWINFO = /Parsed_showinfo_\d+.*?\bn:\s*\d+\s+pts:\s*-?\d+\s+pts_time:(-?[\d.e+-]+)/;
 const PROGRESS = /\btime=\s*(-?)(\d+):(\d\d):(\d\d(?:\.\d+)?)/;
 const MAPPING = /^\s*Stream #0:\d+(?:\[[^\]]*\])?\s*->\s*#(\d+):\d+/;
+const INPUT_STREAM = /^\s*Stream #0:\d+.*?: (Video|Audio):/;
 const DURATION = /^\s*Duration:\s*(?:(\d+):(\d\d):(\d\d(?:\.\d+)?)|N\/A)/;
 
 /** Follows the stderr of one live ffmpeg run, line by line. */
@@ -23,6 +24,9 @@ export class LiveStderrParser {
   durationSec: number | null = null;
   /** Output indexes a track of input 0 was mapped to. */
   readonly mappedOutputs = new Set<number>();
+  /** Track kinds input 0 declared. */
+  inputVideo = false;
+  inputAudio = false;
   private block: "none" | "input0" | "other" = "none";
 
   line(l: string): StderrEvent {
@@ -34,6 +38,9 @@ export class LiveStderrParser {
     if (pr) ev.progressSec = pr[1] ? 0 : Number(pr[2]) * 3600 + Number(pr[3]) * 60 + Number(pr[4]);
     if (/^Input #0\b/.test(l)) this.block = "input0";
     else if (/^(Input #\d+|Output #\d+|Stream mapping:)/.test(l)) this.block = "other";
+    const kind = this.block === "input0" ? INPUT_STREAM.exec(l) : null;
+    if (kind?.[1] === "Video") this.inputVideo = true;
+    if (kind?.[1] === "Audio") this.inputAudio = true;
     const d = this.block === "input0" && this.durationSec === null ? DURATION.exec(l) : null;
     if (d) this.durationSec = d[1] === undefined ? 0 : Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]);
     const m = MAPPING.exec(l);

@@ -3,7 +3,8 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { speechEnergyOf } from "./energy";
 import { startFfmpeg } from "./ffmpeg";
-import { buildLiveArgs, FRAME_INTERVAL_MAX_SEC, FRAME_INTERVAL_MIN_SEC, LIVE_SAMPLE_RATE } from "./live-args";
+import type { OwnedProcess, ProcessResult } from "./process";
+import { buildLiveArgs, FRAME_INTERVAL_MAX_SEC, FRAME_INTERVAL_MIN_SEC, LIVE_SAMPLE_RATE, liveInputKind, type LiveArgs } from "./live-args";
 import { LiveClock } from "./live-clock";
 import { JpegSplitter } from "./live-jpeg";
 import { encodeWavPcm16, PcmSegmenter, pcmToInt16, type PcmCut } from "./live-pcm";
@@ -75,9 +76,23 @@ const MIN_TAIL_SEC = 1;
 /** vadCode threshold shared with the file pipeline (file-result.ts). */
 const VOICED_RATIO = 0.05;
 const WATCHDOG_TICK_MS = 500;
+/** Slack on top of ioTimeoutMs before the watchdog calls a run stalled (ffmpeg's own timeout should fire first). */
+const STALL_GRACE_MS = 5000;
+const HLS_STALL_GRACE_MS = 15_000;
+const STDERR_CLASSIFY_CHARS = 8192;
+const STOP_GRACE_MS = 500;
+const NO_VIDEO_OUTPUT = /Output file #0 does not contain any stream/;
+const HLS_RELOAD_FAILED = /Failed to reload playlist/;
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
+
+/** SIGTERM, then SIGKILL after STOP_GRACE_MS: nothing ffmpeg writes after this is used, and an HLS reload ignores SIGTERM for 1–2 s. */
+async function quickStop(proc: OwnedProcess, reason: "aborted" | "timeout"): Promise<void> {
+  const kill = setTimeout(() => proc.child.kill("SIGKILL"), STOP_GRACE_MS);
+  await proc.stop(reason);
+  clearTimeout(kill);
+}
 
 function safeCall<T>(fn: ((v: T) => void) | undefined, v: T): void {
   try {
@@ -87,72 +102,68 @@ function safeCall<T>(fn: ((v: T) => void) | undefined, v: T): void {
   }
 }
 
+interface RunOutcome {
+  result: ProcessResult & { spawnError: Error | null };
+  parser: LiveStderrParser;
+  started: boolean;
+  stalled: boolean;
+}
+
 /**
  * Pulls a live stream with ONE ffmpeg process: frames every N s as JPEG files, audio as WAV segments of
  * exactly segmentSec (the last partial one ≥ 1 s at end of stream). Never hangs: ffmpeg has an I/O timeout,
  * a watchdog kills a run whose media stops advancing, and stop() escalates SIGTERM → SIGKILL.
+ * `done` rejects only for local failures (outDir not writable), never for stream problems.
  */
 export function startLivePull(o: LivePullOptions): LivePull {
   const intervalSec = o.frameIntervalSec === null ? null : clamp(o.frameIntervalSec, FRAME_INTERVAL_MIN_SEC, FRAME_INTERVAL_MAX_SEC);
   const segmentSec = o.segmentSec && o.segmentSec > 0 ? o.segmentSec : DEFAULT_SEGMENT_SEC;
   const ioTimeoutMs = o.ioTimeoutMs && o.ioTimeoutMs > 0 ? o.ioTimeoutMs : DEFAULT_IO_TIMEOUT_MS;
-  const plan = buildLiveArgs({ url: o.url, frameIntervalSec: intervalSec, audio: o.audio, maxWidth: o.maxWidth ?? 1280, ioTimeoutMs });
-  const audioOutput = plan.frames ? 1 : 0;
+  // HLS media arrives a whole segment at a time (often 6–10 s apart), so it needs a longer grace
+  const isHls = liveInputKind(o.url) === "hls";
+  const stallGraceMs = isHls ? HLS_STALL_GRACE_MS : STALL_GRACE_MS;
+  const argsFor = (frameIntervalSec: number | null) => buildLiveArgs({ url: o.url, frameIntervalSec, audio: o.audio, maxWidth: o.maxWidth ?? 1280, ioTimeoutMs });
 
   const counters = { frames: 0, segments: 0, bytesIn: 0 };
   let nextFrame = o.frameStartIndex ?? 1;
   let nextSegment = o.segmentStartIndex ?? 1;
   let stopped = false;
-  let started = false;
-  let stalled = false;
-  let writeError: Error | null = null;
-  let lastProgressAt = Date.now();
-  let lastProgressSec = -1;
-
+  let current: OwnedProcess | null = null;
+  // a holder, so TypeScript does not narrow it to null across the awaits below
+  const local: { error: Error | null } = { error: null };
   const clock = new LiveClock();
-  const parser = new LiveStderrParser();
-  const jpegs = new JpegSplitter();
-  const pcm = new PcmSegmenter(Math.max(1, Math.round(segmentSec * LIVE_SAMPLE_RATE)));
-  const pendingImages: Buffer[] = [];
-  const pendingPts: number[] = [];
-  let lastPts: number | null = null;
-  const ready = mkdir(o.outDir, { recursive: true });
+  let lastCapturedMs = 0;
   // one serial chain: files are written in order and each is announced only once fully written
-  let writes: Promise<void> = ready.then(() => undefined);
+  let writes: Promise<void> = mkdir(o.outDir, { recursive: true }).then(
+    () => undefined,
+    (err: Error) => void (local.error = err),
+  );
 
-  const enqueue = (job: () => Promise<void>) => {
+  const enqueue = (file: string, data: Buffer, announce: () => void) => {
     writes = writes.then(async () => {
-      if (stopped || writeError) return;
+      if (stopped || local.error) return;
       try {
-        await job();
+        await writeFile(file, data);
       } catch (err) {
-        writeError = err as Error;
-        void proc.stop("aborted");
+        local.error = err as Error;
+        if (current) void quickStop(current, "aborted");
+        return;
       }
+      if (!stopped) announce();
     });
-  };
-
-  const progress = () => {
-    lastProgressAt = Date.now();
   };
 
   const emitFrame = (image: Buffer, pts: number) => {
     clock.observe(pts);
-    lastPts = pts;
     const index = nextFrame++;
     const file = path.join(o.outDir, `f${index}.jpg`);
-    const frame: LiveFrame = { index, capturedAt: clock.wallAt(pts), streamTimeSec: round3(pts), path: file };
-    enqueue(async () => {
-      await writeFile(file, image);
-      if (stopped) return;
+    // never earlier than the previous frame: the clock's offset only settles after the join burst
+    lastCapturedMs = Math.max(lastCapturedMs, clock.wallAt(pts).getTime());
+    const frame: LiveFrame = { index, capturedAt: new Date(lastCapturedMs), streamTimeSec: round3(pts), path: file };
+    enqueue(file, image, () => {
       counters.frames++;
       safeCall(o.onFrame, frame);
     });
-  };
-
-  const pairFrames = () => {
-    if (process.env.LIVE_DEBUG) console.log("pair", pendingImages.length, pendingPts.length);
-    while (pendingImages.length && pendingPts.length) emitFrame(pendingImages.shift() as Buffer, pendingPts.shift() as number);
   };
 
   const emitSegment = (cut: PcmCut) => {
@@ -162,105 +173,137 @@ export function startLivePull(o: LivePullOptions): LivePull {
     const file = path.join(o.outDir, `a${index}.wav`);
     const { rmsDb, voicedRatio } = speechEnergyOf(pcmToInt16(cut.pcm), 1, LIVE_SAMPLE_RATE);
     const segment: LiveSegment = { index, startedAt: clock.wallAt(startSec), endedAt: clock.wallAt(endSec), startSec: round3(startSec), endSec: round3(endSec), path: file, voiced: voicedRatio > VOICED_RATIO, rmsDb };
-    enqueue(async () => {
-      await writeFile(file, encodeWavPcm16(cut.pcm, LIVE_SAMPLE_RATE));
-      if (stopped) return;
+    enqueue(file, encodeWavPcm16(cut.pcm, LIVE_SAMPLE_RATE), () => {
       counters.segments++;
       safeCall(o.onSegment, segment);
     });
   };
 
-  const onStderrLine = (line: string) => {
-    const ev = parser.line(line);
-    if (ev.started && !started) {
-      started = true;
-      progress();
-      safeCall(o.onStarted, undefined);
-    }
-    if (ev.progressSec !== undefined && ev.progressSec > lastProgressSec) {
-      lastProgressSec = ev.progressSec;
-      progress();
-    }
-    if (ev.framePts !== undefined && !stopped) {
-      pendingPts.push(ev.framePts);
-      pairFrames();
-    }
-  };
+  let announcedStart = false;
+  const runOnce = async (plan: LiveArgs): Promise<RunOutcome> => {
+    const parser = new LiveStderrParser();
+    const jpegs = new JpegSplitter();
+    const pcm = new PcmSegmenter(Math.max(1, Math.round(segmentSec * LIVE_SAMPLE_RATE)));
+    const pendingImages: Buffer[] = [];
+    const pendingPts: number[] = [];
+    let lastPts: number | null = null;
+    let started = false;
+    let stalled = false;
+    let lastProgressAt = Date.now();
+    let lastProgressSec = -1;
+    const progress = () => void (lastProgressAt = Date.now());
+    const pairFrames = () => {
+      while (pendingImages.length && pendingPts.length) {
+        lastPts = pendingPts.shift() as number;
+        emitFrame(pendingImages.shift() as Buffer, lastPts);
+      }
+    };
 
-  const proc = startFfmpeg(plan.args, {
-    extraOutputPipe: plan.audio,
-    onStderrLine,
-    onStdout: (chunk) => {
+    const proc = startFfmpeg(plan.args, {
+      extraOutputPipe: plan.audio,
+      onStderrLine: (line) => {
+        const ev = parser.line(line);
+        if (ev.started) {
+          started = true;
+          progress();
+          if (!announcedStart) {
+            announcedStart = true;
+            safeCall(o.onStarted, undefined);
+          }
+        }
+        if (ev.progressSec !== undefined && ev.progressSec > lastProgressSec) {
+          lastProgressSec = ev.progressSec;
+          progress();
+        }
+        if (ev.framePts !== undefined && !stopped) {
+          pendingPts.push(ev.framePts);
+          pairFrames();
+        }
+      },
+      onStdout: (chunk) => {
+        counters.bytesIn += chunk.length;
+        progress();
+        if (stopped) return;
+        pendingImages.push(...jpegs.push(chunk));
+        pairFrames();
+      },
+    });
+    current = proc;
+    const audioPipe = proc.child.stdio[3] as Readable | null | undefined;
+    audioPipe?.on("data", (chunk: Buffer) => {
       counters.bytesIn += chunk.length;
       progress();
       if (stopped) return;
-      if (process.env.LIVE_DEBUG) console.log("stdout", chunk.length, chunk.subarray(0, 4), jpegs.pending);
-      pendingImages.push(...jpegs.push(chunk));
-      pairFrames();
-    },
-  });
-  const audioPipe = proc.child.stdio[3] as Readable | null | undefined;
-  audioPipe?.on("data", (chunk: Buffer) => {
-    counters.bytesIn += chunk.length;
-    progress();
-    if (stopped) return;
-    const cuts = pcm.push(chunk);
-    clock.observe(pcm.receivedSamples / LIVE_SAMPLE_RATE);
-    for (const cut of cuts) emitSegment(cut);
-  });
-  audioPipe?.on("error", () => {}); // EPIPE etc. surface through the exit status
+      const cuts = pcm.push(chunk);
+      clock.observe(pcm.receivedSamples / LIVE_SAMPLE_RATE);
+      for (const cut of cuts) emitSegment(cut);
+    });
+    audioPipe?.on("error", () => {}); // a broken pipe surfaces through the exit status
 
-  // Media must keep advancing; ffmpeg's own timeouts miss a server that keeps the socket alive without
-  // media, and a live HLS playlist that stops growing is reloaded forever.
-  const watchdog = setInterval(() => {
-    const audioFlowing = plan.audio && parser.mappedOutputs.has(audioOutput);
-    const limit = started ? ioTimeoutMs + 5000 + (audioFlowing ? 0 : (intervalSec ?? 0) * 1000) : 2 * ioTimeoutMs + 10_000;
-    if (Date.now() - lastProgressAt > limit && !stalled && !stopped) {
-      stalled = true;
-      void proc.stop("timeout");
-    }
-  }, WATCHDOG_TICK_MS);
+    // Media must keep advancing: ffmpeg's own timeouts miss a server that keeps the socket alive without
+    // media, and a live HLS playlist that stops growing is reloaded forever.
+    const audioOutput = plan.frames ? 1 : 0;
+    const watchdog = setInterval(() => {
+      const audioFlowing = plan.audio && parser.inputAudio && parser.mappedOutputs.has(audioOutput);
+      const limit = started ? ioTimeoutMs + stallGraceMs + (audioFlowing ? 0 : (intervalSec ?? 0) * 1000) : 2 * ioTimeoutMs + 2 * stallGraceMs;
+      if (!stalled && !stopped && Date.now() - lastProgressAt > limit) {
+        stalled = true;
+        void quickStop(proc, "timeout");
+      }
+    }, WATCHDOG_TICK_MS);
 
-  const done: Promise<LivePullEnd> = (async () => {
     const result = await proc.done;
     clearInterval(watchdog);
     if (!stopped) {
-      // images whose showinfo line never came: place them one interval after the last known pts
-      for (const image of pendingImages.splice(0)) emitFrame(image, (lastPts ?? 0) + (lastPts === null ? 0 : intervalSec ?? 0));
-      if (!stalled) {
-        const tail = pcm.flush(MIN_TAIL_SEC * LIVE_SAMPLE_RATE);
-        if (tail) emitSegment(tail);
-      }
+      // an image whose showinfo line never came: place it one interval after the last known pts
+      for (const image of pendingImages.splice(0)) emitFrame(image, lastPts === null ? 0 : lastPts + (intervalSec ?? 0));
+      const tail = stalled ? null : pcm.flush(MIN_TAIL_SEC * LIVE_SAMPLE_RATE);
+      if (tail) emitSegment(tail);
+    }
+    return { result, parser, started, stalled };
+  };
+
+  const finish = (run: RunOutcome): LivePullEnd => {
+    const { result, parser, stalled } = run;
+    const gotData = run.started || counters.bytesIn > 0;
+    const tail = result.stderr.slice(-STDERR_CLASSIFY_CHARS);
+    if (result.spawnError) return { reason: "failed", errorCode: 3001, message: `cannot start ffmpeg: ${result.spawnError.message}`, gotData };
+    if (stalled) return gotData ? { reason: "ended", gotData, finite: false } : { reason: "failed", ...classifyLiveFailure(tail), gotData };
+    if (result.code === 0) {
+      // finite: the input declared a duration (VOD-like), or a live HLS playlist ran into its ENDLIST
+      // (ffmpeg's HLS reader also stops, with this warning, when reloading the playlist fails)
+      const endlist = isHls && !HLS_RELOAD_FAILED.test(tail);
+      return { reason: "ended", gotData, finite: (parser.durationSec ?? 0) > 0 || endlist };
+    }
+    if (NO_VIDEO_OUTPUT.test(result.stderr) && !parser.inputAudio) {
+      return { reason: "failed", errorCode: 3002, message: "the stream has neither a video nor an audio track", gotData };
+    }
+    return { reason: "failed", ...classifyLiveFailure(tail), gotData };
+  };
+
+  const done: Promise<LivePullEnd> = (async () => {
+    await writes;
+    if (local.error) throw new Error(`live pull: cannot use ${o.outDir}: ${local.error.message}`, { cause: local.error });
+    if (stopped) return { reason: "stopped" };
+    const plan = argsFor(intervalSec);
+    let run = await runOnce(plan);
+    // a "video" stream without video: carry on with its audio (only possible when both were wanted)
+    if (!stopped && plan.frames && plan.audio && run.result.code !== 0 && NO_VIDEO_OUTPUT.test(run.result.stderr) && run.parser.inputAudio) {
+      run = await runOnce(argsFor(null));
     }
     await writes;
-    await ready.catch(() => undefined);
-    if (stopped) return { reason: "stopped" } as const;
-    const gotData = started || counters.bytesIn > 0;
-    if (writeError) return { reason: "failed", errorCode: 3002, message: `cannot write pulled media: ${writeError.message}`, gotData } as const;
-    if (result.spawnError) return { reason: "failed", errorCode: 3001, message: `cannot start ffmpeg: ${result.spawnError.message}`, gotData } as const;
-    const tail = result.stderr.slice(-8192);
-    if (stalled) {
-      if (gotData) return { reason: "ended", gotData, finite: false } as const;
-      return { reason: "failed", ...classifyLiveFailure(tail), gotData } as const;
-    }
-    if (result.code === 0) {
-      if (!gotData && plan.frames && plan.audio && parser.mappedOutputs.size === 0 && /Stream mapping:/.test(result.stderr)) {
-        return { reason: "failed", errorCode: 3002, message: "the stream has neither a video nor an audio track", gotData } as const;
-      }
-      return { reason: "ended", gotData, finite: (parser.durationSec ?? 0) > 0 } as const;
-    }
-    return { reason: "failed", ...classifyLiveFailure(tail), gotData } as const;
+    const late = local.error as Error | null; // set by the write chain while we awaited
+    if (late) throw new Error(`live pull: cannot write to ${o.outDir}: ${late.message}`, { cause: late });
+    return stopped ? { reason: "stopped" } : finish(run);
   })();
 
   return {
     done,
     stats: () => ({ ...counters }),
     async stop() {
-      if (!stopped) {
-        stopped = true;
-        await proc.stop("aborted");
-      }
-      await done;
+      stopped = true;
+      if (current) await quickStop(current, "aborted");
+      await done.catch(() => undefined);
     },
   };
 }

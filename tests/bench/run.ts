@@ -2,6 +2,7 @@
 import { benchDetectors } from "./detectors";
 import { benchFileRatio } from "./file-ratio";
 import { benchHubLatency } from "./hub-latency";
+import { benchLiveCapacity, benchLiveLatency } from "./live";
 
 const only = process.argv[2];
 const out: Record<string, unknown> = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, at: new Date().toISOString() };
@@ -9,6 +10,8 @@ const sections: Array<[string, () => Promise<unknown>]> = [
   ["detectors", benchDetectors],
   ["file", benchFileRatio],
   ["hub", () => benchHubLatency()],
+  ["liveLatency", () => benchLiveLatency()],
+  ["liveCapacity", () => benchLiveCapacity()],
 ];
 for (const [name, fn] of sections) {
   if (only && only !== name) continue;

@@ -36,7 +36,9 @@ async function cached(name: string, spec: unknown, ext: string, make: (tmp: stri
   return file;
 }
 
-const ffmpeg = (args: string[]) => run("ffmpeg", ["-nostdin", "-v", "error", "-y", ...args], { maxBuffer: 16 << 20 });
+const ffmpeg = async (args: string[]): Promise<void> => {
+  await run("ffmpeg", ["-nostdin", "-v", "error", "-y", ...args], { maxBuffer: 16 << 20 });
+};
 
 /** ffmpeg filter that delays by `leadSec` and pads to at least `totalSec` (16 kHz mono s16). */
 const padFilter = (leadSec: number, totalSec: number) =>
@@ -220,7 +222,7 @@ export async function mixWav(speech: string, music: string, musicGain = 0.3): Pr
 
 /** Test sentences: what a keyword list should find in each (list name and entry), or nothing for neutral speech. */
 export const POSITIVE_SENTENCES: ReadonlyArray<{ text: string; list: string; entry: string }> = [
-  { text: "please visit our website to buy cheap followers", list: "ad_words", entry: "cheap followers" },
+  { text: "please visit our website to buy cheap followers", list: "ad_words", entry: "buy cheap followers" },
   { text: "add me on wechat for a special discount", list: "ad_contact", entry: "add me on wechat" },
   { text: "you are a stupid idiot and a loser", list: "abuse", entry: "stupid idiot" },
   { text: "we sell cocaine and heroin every night", list: "prohibited_drugs", entry: "cocaine" },
@@ -240,3 +242,7 @@ export const NEUTRAL_SENTENCES: readonly string[] = [
   "he plays the piano every sunday morning",
   "our team finished the project before the deadline",
 ];
+
+/** The two reference songs the tests and the bench share (different melodies, scales, tempos and timbres). */
+export const TUNE_A: TuneSpec = { seed: 1 };
+export const TUNE_B: TuneSpec = { seed: 2, scale: [0, 3, 5, 7, 10], root: 62, bpm: 96, harmonics: [1, 0.2, 0.6, 0.1, 0.3] };

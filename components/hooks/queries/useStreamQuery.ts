@@ -19,7 +19,7 @@ export function dropHeldEvents(requestId: string): void {
 }
 
 /**
- * GET /api/streams/{requestId}: the stream and its events, oldest first. Every fetch is merged by event id
+ * GET /api/streams/{requestId}[?after=<last event id held>]: the stream and its events, oldest first. Every fetch is merged by event id
  * into the cached copy (and any held live events), so refetching after a reconnect fills gaps without
  * duplicating live events. `pollMs` is a fallback for when live updates are unavailable.
  */
@@ -29,7 +29,11 @@ export function useStreamQuery(requestId: string, pollMs: number | false = false
   return useQuery({
     queryKey: key,
     queryFn: async ({ signal }) => {
-      const fetched = await apiJson<StreamDetail>(`/api/streams/${encodeURIComponent(requestId)}`, { signal });
+      const cached = client.getQueryData<StreamDetail>(key);
+      // Only what is newer than the cache is needed; the merge also copes with a full answer.
+      const last = cached?.events.at(-1)?.id;
+      const query = last === undefined ? "" : `?after=${last}`;
+      const fetched = await apiJson<StreamDetail>(`/api/streams/${encodeURIComponent(requestId)}${query}`, { signal });
       const merged = mergeDetail(client.getQueryData<StreamDetail>(key), fetched);
       const early = held.get(requestId);
       held.delete(requestId);

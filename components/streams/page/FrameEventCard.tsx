@@ -6,6 +6,8 @@ import type { FailedView, FrameView } from "./event-view";
 export function FrameEventCard({ frame, onOpen }: { frame: FrameView; onOpen: () => void }) {
   const style = riskStyles[frame.level];
   const risky = frame.level !== "PASS";
+  // An undetected frame's PASS says nothing: show it neutral, not as "Normal".
+  const frameCls = frame.skipped ? "border-zinc-700" : `${style.border} ${risky ? `ring-2 ${style.ring}` : ""}`;
   const d = frame.detail;
   const ocr = frameOcr(d);
   const qr = frameQr(d);
@@ -14,7 +16,8 @@ export function FrameEventCard({ frame, onOpen }: { frame: FrameView; onOpen: ()
       data-testid="frame-event"
       data-level={frame.level}
       data-event-id={frame.id}
-      className={`w-44 shrink-0 overflow-hidden rounded-md border-2 bg-surface-sunken ${style.border} ${risky ? `ring-2 ${style.ring}` : ""}`}
+      data-detected={!frame.skipped}
+      className={`w-44 shrink-0 overflow-hidden rounded-md border-2 bg-surface-sunken ${frameCls}`}
     >
       <button type="button" onClick={onOpen} className="block w-full text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400" aria-label={`Open frame captured at ${frame.clock}`}>
         <div className="relative aspect-video bg-black">
@@ -23,15 +26,22 @@ export function FrameEventCard({ frame, onOpen }: { frame: FrameView; onOpen: ()
           ) : (
             <span className="flex h-full items-center justify-center text-[10px] text-zinc-600">no image</span>
           )}
-          <span className={`absolute left-1 top-1 rounded px-1.5 py-0.5 text-[10px] font-bold tracking-wide text-black ${style.bar}`}>{frame.level}</span>
+          {frame.skipped ? (
+            <span className="absolute left-1 top-1 rounded bg-zinc-700 px-1.5 py-0.5 text-[10px] font-bold tracking-wide text-zinc-200">NOT DETECTED</span>
+          ) : (
+            <span className={`absolute left-1 top-1 rounded px-1.5 py-0.5 text-[10px] font-bold tracking-wide text-black ${style.bar}`}>{frame.level}</span>
+          )}
           <span className="absolute bottom-1 right-1 rounded bg-black/70 px-1 font-mono text-[10px] tabular-nums text-zinc-100">{frame.clock}</span>
         </div>
         <div className="space-y-0.5 p-1.5 text-xs">
-          <div className={`truncate font-semibold ${risky ? style.text : "text-zinc-400"}`} title={labelName(d)}>{labelName(d)}</div>
-          {(extraDescription(d) || risky) && (
+          {frame.skipped ? (
+            <div className="text-[11px] text-zinc-500" title="Skipped by detectStep, or because detection fell behind the capture rate">captured, not detected</div>
+          ) : (
+            <div className={`truncate font-semibold ${risky ? style.text : "text-zinc-400"}`} title={labelName(d)}>{labelName(d)}</div>
+          )}
+          {!frame.skipped && (extraDescription(d) || risky) && (
             <div className="truncate text-[11px] text-zinc-500" title={d.riskDescription}>{extraDescription(d) || <span className="font-mono">{labelSlugs(d)}</span>}</div>
           )}
-          {frame.skipped && <div className="text-[11px] text-zinc-500">captured, not detected (step)</div>}
           {frame.dedup && <div className="text-[11px] text-zinc-500">same as a previous frame</div>}
           {qr.map((q) => (
             <div key={q} data-testid="qr-content" className="truncate font-mono text-[11px] text-sky-300" title={q}>QR: {q}</div>

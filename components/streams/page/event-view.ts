@@ -50,7 +50,7 @@ export interface FrameView {
   /** the frame in the files-page shape, so its lightbox can show it; `time` = s since the stream started */
   detail: FrameDetail;
   clock: string;
-  /** detectStep thinned this frame out: captured, not detected */
+  /** captured but not detected (detectType 2: detectStep, or detection fell behind) */
   skipped: boolean;
   dedup: boolean;
 }

@@ -163,8 +163,8 @@ export const DEFAULT_AUDIO_LISTS: AudioKeywordList[] = [
  */
 export const EXTRA_PRONUNCIATIONS: Readonly<Record<string, readonly string[]>> = {
   wechat: ["W IY CH AE T", "W EH CH AE T"],
-  falun: ["F AA L UW N", "F AH L UW N"],
+  falun: ["F AA L UW N", "F AA L AH N", "F AE L AH N"],
   jinping: ["JH IH N P IH NG", "SH IH N P IH NG"],
-  fentanyl: ["F EH N T AH N IH L"],
+  fentanyl: ["F EH N T AH N IH L", "F EH N T AH N AH L"],
   mdma: ["EH M D IY EH M EY"],
 };

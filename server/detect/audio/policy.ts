@@ -7,6 +7,8 @@ export interface KwsPolicy {
   exponentPerPhone: number;
   minExponent: number;
   maxExponent: number;
+  /** phrases with fewer phones (first pronunciations) are not spotted: short words false-alarm on ordinary speech */
+  minPhones: number;
   /** pronunciation combinations spotted per phrase */
   maxVariants: number;
   /** a spotted phrase counts only when pocketsphinx's posterior reaches this */
@@ -41,7 +43,7 @@ export const AUDIO_POLICY = {
     remoteProbability: 0.9,
   },
   /** measured on flite/espeak sentences (see server/detect/audio/README.md) */
-  kws: { exponentPerPhone: 2, minExponent: 8, maxExponent: 40, maxVariants: 4, minProb: 0.84 } as KwsPolicy,
+  kws: { exponentPerPhone: 2, minExponent: 8, maxExponent: 40, minPhones: 7, maxVariants: 4, minProb: 0.85 } as KwsPolicy,
   text: { riskSource: 1001 as const },
   known: {
     riskSource: 1003 as const,
@@ -67,5 +69,7 @@ export const AUDIO_POLICY = {
     minAudibleSec: 2,
     businessLabels: ["sing", "changge", "changge"] as [string, string, string],
   } satisfies SongPolicy & { businessLabels: [string, string, string] },
-  queue: { concurrency: 1, limit: 16, jobTimeoutMs: 60_000 },
+  /** business label confidenceLevel: 1 from the first probability, 2 from the second */
+  businessConfidence: [0.6, 0.8] as const,
+  queue: { concurrency: 1, limit: 16 },
 } as const;

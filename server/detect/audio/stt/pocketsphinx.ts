@@ -87,6 +87,8 @@ export interface KwsSetup {
   phrases: Map<string, KwsPhrase>;
   /** phrases left out because a word has no pronunciation */
   skipped: string[];
+  /** phrases too short to spot reliably (left to the free transcript) */
+  short: string[];
 }
 
 /** word → pronunciations, in dictionary order ("word(2)" lines are variants). */
@@ -112,11 +114,16 @@ export async function prepareKws(phrases: readonly string[], dir: string, dict: 
   const kwsLines: string[] = [];
   const out = new Map<string, KwsPhrase>();
   const skipped: string[] = [];
+  const short: string[] = [];
   for (const text of [...new Set(phrases.map((p) => p.trim().toLowerCase()))]) {
     const words = text.split(/\s+/);
     const prons = words.map((w) => [...(extra[w] ?? []), ...(dict.get(w) ?? [])]);
     if (prons.some((p) => p.length === 0)) {
       skipped.push(text);
+      continue;
+    }
+    if (prons.reduce((n, p) => n + p[0].split(" ").length, 0) < policy.minPhones) {
+      short.push(text);
       continue;
     }
     // combinations in order of preference: first pronunciations first
@@ -149,5 +156,5 @@ export async function prepareKws(phrases: readonly string[], dir: string, dict: 
     await writeFile(tmp, text);
     await rename(tmp, file);
   }
-  return { kwsFile, dictFile, phrases: out, skipped };
+  return { kwsFile, dictFile, phrases: out, skipped, short };
 }

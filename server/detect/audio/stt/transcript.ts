@@ -23,39 +23,68 @@ export interface Transcript {
 
 const words = (s: string) => s.toLowerCase().split(/\s+/).filter(Boolean);
 
-/**
- * Free-transcript words grouped into phrases (a new one per utterance and after a pause ≥ gapSec), with accepted
- * spotted phrases replacing the words they overlap when the transcript does not already say them there.
- */
-export function mergeTranscript(utterances: SttWord[][], hits: readonly KwsHit[], phrases: ReadonlyMap<string, KwsPhrase>, o: { minProb: number; gapSec: number }): Transcript {
+/** Free-transcript words grouped into phrases: a new one per utterance and after a pause ≥ gapSec. */
+export function freeTranscript(utterances: SttWord[][], gapSec: number): Transcript {
   let group = 0;
-  let tokens: Token[] = [];
+  const tokens: Token[] = [];
   for (const u of utterances) {
     group++;
     u.forEach((w, i) => {
-      if (i > 0 && w.startSec - u[i - 1].endSec >= o.gapSec) group++;
+      if (i > 0 && w.startSec - u[i - 1].endSec >= gapSec) group++;
       tokens.push({ text: w.word, startSec: w.startSec, endSec: w.endSec, conf: w.conf, source: "stt", group });
     });
   }
+  return assemble(tokens, []);
+}
+
+/**
+ * Splices accepted spotted phrases into `t` in place of the words they overlap, unless the transcript already
+ * says the phrase there, or it would replace part of a `protect`ed match (words the lists already matched) that
+ * the phrase does not say in full ("you moron" may replace a matched "moron"; "you idiot" not "stupid idiot").
+ */
+export function spliceSpotted(t: Transcript, hits: readonly KwsHit[], phrases: ReadonlyMap<string, KwsPhrase>, o: { minProb: number; protect: readonly Protected[] }): Transcript {
+  let tokens: Token[] = t.tokens.map(({ position: _p, ...k }) => k);
+  let group = tokens.reduce((m, k) => Math.max(m, k.group), 0);
+  const overlaps = (a: number, b: number, c: number, d: number) => b > c && a < d;
+  const mid = (k: Token) => (k.startSec + k.endSec) / 2;
   const accepted = hits
     .filter((h) => h.prob >= o.minProb && phrases.has(h.phrase))
     .map((h) => ({ ...h, text: phrases.get(h.phrase)!.text }))
     // longest phrase first, then the most confident: "add me on wechat" wins over "wechat" on the same audio
     .sort((a, b) => words(b.text).length - words(a.text).length || b.prob - a.prob);
-  const spliced: string[] = [];
+  const spliced: string[] = [...t.spliced];
   for (const h of accepted) {
-    const overlapping = tokens.filter((t) => t.endSec > h.startSec && t.startSec < h.endSec);
-    if (overlapping.some((t) => t.source === "kws")) continue;
-    const said = ` ${overlapping.map((t) => t.text).join(" ")} `;
-    if (said.includes(` ${words(h.text).join(" ")} `)) continue;
-    const inside = (t: Token) => (t.startSec + t.endSec) / 2 >= h.startSec && (t.startSec + t.endSec) / 2 <= h.endSec;
-    const near = overlapping[0] ?? tokens.find((t) => t.startSec >= h.startSec) ?? tokens[tokens.length - 1];
-    tokens = tokens.filter((t) => !inside(t));
+    const overlapping = tokens.filter((k) => overlaps(k.startSec, k.endSec, h.startSec, h.endSec));
+    // matched words stay unless the spotted phrase says them too ("you moron" may replace a matched "moron")
+    // the words the phrase replaces: those whose middle falls inside it
+    const replaced = overlapping.filter((k) => mid(k) >= h.startSec && mid(k) <= h.endSec);
+    const hitWords = ` ${words(h.text).join(" ")} `;
+    const guarded = o.protect.filter((m) => replaced.some((k) => overlaps(m.startSec, m.endSec, k.startSec, k.endSec)));
+    if (guarded.some((m) => !hitWords.includes(` ${words(m.text).join(" ")} `))) continue;
+    if (overlapping.some((k) => k.source === "kws")) continue;
+    if (` ${overlapping.map((k) => k.text).join(" ")} `.includes(hitWords)) continue;
+    const near = overlapping[0] ?? tokens.find((k) => k.startSec >= h.startSec) ?? tokens[tokens.length - 1];
+    tokens = tokens.filter((k) => !replaced.includes(k));
     tokens.push({ text: words(h.text).join(" "), startSec: h.startSec, endSec: h.endSec, conf: h.prob, source: "kws", group: near?.group ?? ++group });
     spliced.push(h.text);
   }
   tokens.sort((a, b) => a.startSec - b.startSec || a.endSec - b.endSec);
   return assemble(tokens, spliced);
+}
+
+/** A list match in the free transcript: its words and where they were said. */
+export interface Protected {
+  text: string;
+  startSec: number;
+  endSec: number;
+}
+
+/** The time span of each matched text span (from the tokens under it). */
+export function protectedMatches(t: Transcript, spans: ReadonlyArray<[number, number]>): Protected[] {
+  return spans.flatMap(([a, b]) => {
+    const under = t.tokens.filter((k) => k.position[0] < b && k.position[1] > a);
+    return under.length ? [{ text: t.text.slice(a, b), startSec: under[0].startSec, endSec: under[under.length - 1].endSec }] : [];
+  });
 }
 
 function assemble(tokens: Token[], spliced: string[]): Transcript {

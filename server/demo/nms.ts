@@ -1,0 +1,53 @@
+// Typed access to the parts of node-media-server v4 (CommonJS) the embedded RTMP ingest uses: its RTMP
+// and HTTP-FLV session classes, its process-wide stream registry and its logger. The package's own
+// NodeMediaServer class is not used: it cannot listen on port 0, calls process.exit() when a port is
+// taken, writes a store under ./data and starts recording, relay and stats timers.
+import { createRequire } from "node:module";
+import type http from "node:http";
+import type net from "node:net";
+
+export interface NmsBroadcast {
+  publisher: NmsSession | null;
+  getPublishStatus(): "publishing" | "reconnecting" | "idle";
+  /** Ends a publish held open for a reconnect (30 s grace in v4); internal in NMS, hence optional here. */
+  _finishPublish?: () => void;
+}
+
+export interface NmsSession {
+  id: string;
+  isPublisher: boolean;
+  streamPath: string;
+  broadcast: NmsBroadcast;
+  run(): void;
+  onData?: (data: Buffer) => void;
+}
+
+interface NmsLogger {
+  log(message: string, level?: string): void;
+}
+
+interface NmsContext {
+  sessions: Map<string, NmsSession>;
+  broadcasts: Map<string, NmsBroadcast>;
+}
+
+const require = createRequire(import.meta.url);
+const base = "node-media-server/src/";
+
+export const nmsContext = require(`${base}core/context.js`) as NmsContext;
+export const RtmpSession = require(`${base}session/rtmp_session.js`) as new (socket: net.Socket) => NmsSession;
+export const FlvSession = require(`${base}session/flv_session.js`) as new (req: http.IncomingMessage, res: http.ServerResponse) => NmsSession;
+const logger = require(`${base}core/logger.js`) as NmsLogger;
+
+// NMS logs through one process-wide logger at debug level to stdout; route it to whoever asked for logs.
+const sinks = new Set<(m: string) => void>();
+logger.log = (message: string, level = "info") => {
+  if (level === "trace" || level === "debug") return;
+  for (const sink of sinks) sink(`[nms ${level}] ${message}`);
+};
+
+/** Adds a receiver of NMS log lines; returns its removal. */
+export function addNmsLogSink(sink: (m: string) => void): () => void {
+  sinks.add(sink);
+  return () => void sinks.delete(sink);
+}

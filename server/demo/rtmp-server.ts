@@ -1,0 +1,157 @@
+import http from "node:http";
+import net from "node:net";
+import { addNmsLogSink, FlvSession, nmsContext, RtmpSession, type NmsSession } from "./nms";
+
+/** The app's embedded RTMP ingest: moderators push OBS/ffmpeg streams here; served back as RTMP and HTTP-FLV. */
+export interface RtmpServer {
+  rtmpPort: number;
+  httpPort: number;
+  /** rtmp://127.0.0.1:PORT/live/KEY */
+  rtmpUrl(key: string): string;
+  /** http://127.0.0.1:HTTPPORT/live/KEY.flv */
+  flvUrl(key: string): string;
+  /** A publisher connected to this server is pushing /live/KEY right now. */
+  isPublishing(key: string): boolean;
+  close(): Promise<void>;
+}
+
+export interface RtmpServerOptions {
+  /** 0 = any free port. */
+  rtmpPort: number;
+  httpPort: number;
+  /** Default 0.0.0.0. */
+  host?: string;
+  /** NMS's own log lines (info and up); silent when absent. */
+  log?: (m: string) => void;
+}
+
+export const RTMP_APP = "live";
+const NAME = /^[A-Za-z0-9_-]+$/;
+const FLV_PATH = /^\/([A-Za-z0-9_-]+)\/([A-Za-z0-9_-]+)\.flv$/;
+
+function listen(server: net.Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve((server.address() as net.AddressInfo).port);
+    });
+  });
+}
+
+const closeServer = (server: net.Server) => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+
+/**
+ * Starts node-media-server v4's RTMP and HTTP-FLV protocol handling on our own listeners (so port 0 works
+ * and a busy port rejects instead of exiting the process). NMS keeps one stream registry per process:
+ * two servers in one process share stream keys, so give concurrent streams distinct keys.
+ */
+export async function startRtmpServer(o: RtmpServerOptions): Promise<RtmpServer> {
+  const host = o.host ?? "0.0.0.0";
+  const log = o.log ?? (() => {});
+  const removeSink = o.log ? addNmsLogSink(o.log) : () => {};
+  const sockets = new Set<net.Socket>();
+  const sessions = new Set<{ session: NmsSession; socket: net.Socket }>();
+
+  const rtmp = net.createServer((socket) => {
+    sockets.add(socket);
+    let session: NmsSession;
+    try {
+      session = new RtmpSession(socket);
+      // malformed input from a client must not take the whole service down
+      const parse = session.onData;
+      if (parse) {
+        session.onData = (data: Buffer) => {
+          try {
+            parse(data);
+          } catch (err) {
+            log(`[rtmp] dropping ${socket.remoteAddress}: ${(err as Error).message}`);
+            socket.destroy();
+          }
+        };
+      }
+      session.run();
+    } catch (err) {
+      log(`[rtmp] session failed to start: ${(err as Error).message}`);
+      socket.destroy();
+      return;
+    }
+    const entry = { session, socket };
+    sessions.add(entry);
+    nmsContext.sessions.set(session.id, session);
+    socket.on("close", () => {
+      sockets.delete(socket);
+      sessions.delete(entry);
+    });
+    socket.on("error", () => {}); // the session logs it; a reset must not become an uncaught error
+  });
+
+  const flv = http.createServer((req, res) => {
+    const m = FLV_PATH.exec(new URL(req.url ?? "/", "http://x").pathname);
+    if (!m || req.method !== "GET") {
+      res.writeHead(m ? 405 : 404, { "content-type": "text/plain" }).end(m ? "method not allowed" : "not found");
+      return;
+    }
+    // FlvSession was written for express: it reads params, query and hostname off the request
+    Object.assign(req, { params: { app: m[1], name: m[2] }, query: {}, hostname: req.headers.host?.split(":")[0] ?? "" });
+    res.writeHead(200, { "content-type": "video/x-flv", "cache-control": "no-cache", "access-control-allow-origin": "*" });
+    try {
+      const session = new FlvSession(req, res);
+      session.run();
+      nmsContext.sessions.set(session.id, session);
+    } catch (err) {
+      log(`[flv] session failed: ${(err as Error).message}`);
+      res.destroy();
+    }
+  });
+  flv.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  let rtmpPort: number;
+  let httpPort: number;
+  try {
+    rtmpPort = await listen(rtmp, o.rtmpPort, host);
+    httpPort = await listen(flv, o.httpPort, host);
+  } catch (err) {
+    await Promise.all([closeServer(rtmp), closeServer(flv)]);
+    removeSink();
+    throw err;
+  }
+  // after listen, a server error must not be an uncaught exception
+  for (const server of [rtmp, flv]) server.on("error", (err) => log(`[rtmp] server error: ${err.message}`));
+  log(`[rtmp] ingest on rtmp://${host}:${rtmpPort}/${RTMP_APP}/<key>, HTTP-FLV on http://${host}:${httpPort}/${RTMP_APP}/<key>.flv`);
+
+  const checkKey = (key: string) => {
+    if (!NAME.test(key)) throw new Error(`invalid stream key ${JSON.stringify(key)}: use letters, digits, _ and -`);
+    return key;
+  };
+  let closed: Promise<void> | null = null;
+
+  return {
+    rtmpPort,
+    httpPort,
+    rtmpUrl: (key) => `rtmp://127.0.0.1:${rtmpPort}/${RTMP_APP}/${checkKey(key)}`,
+    flvUrl: (key) => `http://127.0.0.1:${httpPort}/${RTMP_APP}/${checkKey(key)}.flv`,
+    isPublishing(key) {
+      const streamPath = `/${RTMP_APP}/${key}`;
+      for (const { session, socket } of sessions) {
+        if (session.isPublisher && session.streamPath === streamPath && !socket.destroyed && session.broadcast.publisher === session) return true;
+      }
+      return false;
+    },
+    close() {
+      closed ??= (async () => {
+        const ours = [...sessions].map((e) => e.session);
+        const done = Promise.all([closeServer(rtmp), closeServer(flv)]);
+        for (const socket of sockets) socket.destroy();
+        // release publishes NMS holds open for a reconnect, so a later server in this process can reuse the keys
+        for (const s of ours) if (s.isPublisher && s.broadcast.publisher === s) s.broadcast._finishPublish?.();
+        await done;
+        removeSink();
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// Known-audio matching: a segment's fingerprint against the reference tracks of the requested lists.
+import { compareFingerprints, fingerprintFile } from "./fingerprint";
+import { AUDIO_POLICY, type ReferenceListName } from "./policy";
+import type { ReferenceTracks } from "./references";
+import type { AudioHit } from "./verdict";
+
+const RULES = AUDIO_POLICY.known.lists;
+
+/** Reference lists switched on by the requested types (ANTHEN → anthem, …). */
+export function listsFor(types: ReadonlySet<string>): ReferenceListName[] {
+  return (Object.keys(RULES) as ReferenceListName[]).filter((l) => types.has(RULES[l].type));
+}
+
+export interface KnownResult {
+  hits: AudioHit[];
+  /** raw fingerprint items of the segment (≈ 0.124 s each) */
+  items: number;
+  /** best score per compared entry, for diagnostics */
+  best?: { list: string; entry: string; score: number; offsetSec: number };
+}
+
+/** One hit per list: its best-scoring track when that reaches the policy's minScore. */
+export async function matchKnownAudio(wavPath: string, refs: ReferenceTracks, lists: readonly ReferenceListName[], o: { fpcalc: string; timeoutMs: number }): Promise<KnownResult> {
+  const p = AUDIO_POLICY.known;
+  const seg = await fingerprintFile(wavPath, { bin: o.fpcalc, timeoutMs: o.timeoutMs });
+  const items = seg.fingerprint.length;
+  // a short print (the stream's last seconds) scores high against anything by chance
+  if (items < p.minSegmentItems) return { hits: [], items };
+  const tracks = (await refs.list()).filter((t) => lists.includes(t.list));
+  const bestPerList = new Map<ReferenceListName, { entry: string; score: number; offsetSec: number }>();
+  let best: KnownResult["best"];
+  for (const t of tracks) {
+    const c = compareFingerprints(seg.fingerprint, t.fingerprint, { minOverlap: p.minOverlapItems });
+    if (!best || c.score > best.score) best = { list: t.list, entry: t.entry, ...c };
+    const prev = bestPerList.get(t.list);
+    if (c.score >= p.minScore && (!prev || c.score > prev.score)) bestPerList.set(t.list, { entry: t.entry, ...c });
+  }
+  const hits: AudioHit[] = [...bestPerList].map(([list, m]) => ({
+    type: RULES[list].type,
+    riskLevel: RULES[list].riskLevel,
+    labels: RULES[list].labels,
+    probability: m.score,
+    riskSource: p.riskSource,
+    match: { list, entry: m.entry, offsetSec: m.offsetSec, score: m.score },
+  }));
+  return { hits, items, best };
+}

@@ -1,0 +1,133 @@
+// Speech → transcript → keyword lists: pocketsphinx (free transcription + keyword spotting) or a remote transcriber.
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { DEFAULT_AUDIO_LISTS, EXTRA_PRONUNCIATIONS } from "./lists";
+import type { MonoAudio } from "./pcm";
+import { AUDIO_POLICY } from "./policy";
+import { POCKETSPHINX_MODEL_DIR, prepareKws, readCmuDict, spotKeywords, transcribeFree, type KwsSetup } from "./stt/pocketsphinx";
+import { transcribeRemote } from "./stt/openai";
+import { freeTranscript, prependText, protectedMatches, spliceSpotted, textTranscript, type Transcript } from "./stt/transcript";
+import { compileAudioLists, matchTranscript, type TextHit } from "./text-lists";
+import type { TranscriberOption } from "./types";
+import type { AudioHit } from "./verdict";
+
+export interface SpeechTextResult {
+  hits: AudioHit[];
+  /** previousText + this segment's transcript (positions refer to it) */
+  text: string;
+  segmentText: string;
+  /** phrases spotted acoustically that the free transcript had missed */
+  spliced: string[];
+  timingsMs: Record<string, number>;
+}
+
+const P = AUDIO_POLICY;
+
+/** 16-bit PCM WAV bytes of mono float samples followed by `padSec` of silence. */
+function paddedWav(a: MonoAudio, padSec: number): Buffer {
+  const n = a.samples.length + Math.round(padSec * a.sampleRate);
+  const buf = Buffer.alloc(44 + n * 2);
+  buf.write("RIFF", 0, "ascii");
+  buf.writeUInt32LE(36 + n * 2, 4);
+  buf.write("WAVEfmt ", 8, "ascii");
+  buf.writeUInt32LE(16, 16);
+  buf.writeUInt16LE(1, 20);
+  buf.writeUInt16LE(1, 22);
+  buf.writeUInt32LE(a.sampleRate, 24);
+  buf.writeUInt32LE(a.sampleRate * 2, 28);
+  buf.writeUInt16LE(2, 32);
+  buf.writeUInt16LE(16, 34);
+  buf.write("data", 36, "ascii");
+  buf.writeUInt32LE(n * 2, 40);
+  for (let i = 0; i < a.samples.length; i++) buf.writeInt16LE(Math.round(Math.max(-1, Math.min(1, a.samples[i])) * 32767), 44 + i * 2);
+  return buf;
+}
+
+const toAudioHit = (h: TextHit): AudioHit => ({ ...h, riskSource: P.text.riskSource });
+const positionsOf = (hits: readonly TextHit[]) => hits.flatMap((h) => h.matchedLists.flatMap((l) => l.words.map((w) => w.position)));
+
+export class SpeechText {
+  private readonly lists = compileAudioLists(DEFAULT_AUDIO_LISTS);
+  private kws?: KwsSetup;
+
+  constructor(private readonly o: { transcriber: TranscriberOption; pocketsphinx: string; dataDir: string }) {}
+
+  get engineName(): string {
+    return this.o.transcriber.kind === "openai"
+      ? `OpenAI-compatible transcription (${this.o.transcriber.model ?? "whisper-1"} at ${this.o.transcriber.baseUrl}) + keyword lists`
+      : "pocketsphinx 0.8 en-us (free transcription + keyword spotting) + keyword lists";
+  }
+
+  /** Why the engine cannot run, or undefined. */
+  unavailable(): string | undefined {
+    if (this.o.transcriber.kind === "openai") return undefined;
+    if (!existsSync(this.o.pocketsphinx)) return "pocketsphinx_continuous not found (Debian: apt-get install pocketsphinx pocketsphinx-en-us)";
+    if (!existsSync(path.join(POCKETSPHINX_MODEL_DIR, "cmudict-en-us.dict"))) return "pocketsphinx English model missing (Debian: apt-get install pocketsphinx-en-us)";
+    return undefined;
+  }
+
+  /** Writes the keyword-spotting phrase and dictionary files (pocketsphinx only). */
+  async init(): Promise<void> {
+    if (this.o.transcriber.kind !== "pocketsphinx" || this.unavailable()) return;
+    const dict = await readCmuDict(path.join(POCKETSPHINX_MODEL_DIR, "cmudict-en-us.dict"));
+    this.kws = await prepareKws(this.lists.phrases, path.join(this.o.dataDir, "kws"), dict, EXTRA_PRONUNCIATIONS, P.kws);
+  }
+
+  /** Spoken phrases with no pronunciation (never spotted; still matched in the free transcript). */
+  get skippedPhrases(): string[] {
+    return this.kws?.skipped ?? [];
+  }
+
+  async run(audio: MonoAudio, wavPath: string, types: ReadonlySet<string>, previousText: string | undefined): Promise<SpeechTextResult> {
+    const timingsMs: Record<string, number> = {};
+    let current: Transcript;
+    let conf: number = P.stt.remoteProbability;
+    const t = this.o.transcriber;
+    if (t.kind === "openai") {
+      const t0 = performance.now();
+      const r = await transcribeRemote(wavPath, { baseUrl: t.baseUrl, apiKey: t.apiKey, model: t.model, timeoutMs: P.stt.timeoutMs });
+      timingsMs.stt = Math.round(performance.now() - t0);
+      conf = r.confidence ?? conf;
+      current = textTranscript(r.text, conf);
+    } else {
+      current = await this.pocketsphinx(audio, types, timingsMs);
+    }
+    const full = previousText ? prependText(previousText, current) : current;
+    const fromOffset = full.text.length - current.text.length;
+    const hits = matchTranscript(full, this.lists, types, { fromOffset, defaultConf: conf }).map(toAudioHit);
+    return { hits, text: full.text, segmentText: current.text, spliced: current.spliced, timingsMs };
+  }
+
+  private async pocketsphinx(audio: MonoAudio, types: ReadonlySet<string>, timingsMs: Record<string, number>): Promise<Transcript> {
+    const tmpDir = path.join(this.o.dataDir, "tmp");
+    await mkdir(tmpDir, { recursive: true });
+    // trailing silence: without it pocketsphinx misses a keyword that ends the segment
+    const padded = path.join(tmpDir, `seg-${process.pid}-${randomBytes(6).toString("hex")}.wav`);
+    await writeFile(padded, paddedWav(audio, P.stt.padSec));
+    try {
+      const run = { bin: this.o.pocketsphinx, timeoutMs: P.stt.timeoutMs };
+      const timed = async <T>(key: string, fn: () => Promise<T>) => {
+        const t0 = performance.now();
+        const r = await fn();
+        timingsMs[key] = Math.round(performance.now() - t0);
+        return r;
+      };
+      const kws = this.kws;
+      const [utterances, spotted] = await Promise.all([
+        timed("stt", () => transcribeFree(padded, run)),
+        kws && kws.phrases.size > 0 ? timed("kws", () => spotKeywords(padded, kws, run)) : Promise.resolve([]),
+      ]);
+      const free = freeTranscript(utterances, P.stt.segmentGapSec);
+      if (!kws || spotted.length === 0) return free;
+      // phrases spotted for lists that were not requested must not rewrite the transcript
+      const wanted = new Set(this.lists.lists.filter((l) => types.has(l.list.audioType)).flatMap((l) => l.list.entries.map((e) => (typeof e === "string" ? e : "phrase" in e ? e.phrase : ""))));
+      const relevant = spotted.filter((h) => wanted.has(kws.phrases.get(h.phrase)?.text ?? ""));
+      const matched = matchTranscript(free, this.lists, types, { fromOffset: 0, defaultConf: 1 });
+      return spliceSpotted(free, relevant, kws.phrases, { minProb: P.kws.minProb, protect: protectedMatches(free, positionsOf(matched)) });
+    } finally {
+      await rm(padded, { force: true });
+    }
+  }
+}
