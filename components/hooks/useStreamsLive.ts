@@ -6,7 +6,7 @@ import type { StreamDetail, StreamEvent, StreamSummary } from "@/lib/dashboard-a
 import { STREAMS_ROOM, streamRoom } from "@/lib/events";
 import { queryKeys } from "./queries/keys";
 import { mergeEvents, newerSummary, upsertSummary } from "./queries/stream-cache";
-import { dropHeldEvents, holdEvents } from "./queries/useStreamQuery";
+import { dropHeldEvents, holdEvents, markResync } from "./queries/useStreamQuery";
 import type { StreamsResponse } from "./queries/useStreamsQuery";
 import { useSocketConnected, useSocketRoom } from "./useSocket";
 
@@ -85,6 +85,8 @@ export function useStreamLive(requestId: string): number | false {
     },
     (ok) => {
       setRefused(!ok);
+      // Acks arrive in order with events: the cache holds no post-join event yet, so it is complete up to here.
+      markResync(requestId, client.getQueryData<StreamDetail>(key)?.events.at(-1)?.id);
       void client.invalidateQueries({ queryKey: key, exact: true });
     },
   );

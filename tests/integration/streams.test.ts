@@ -27,7 +27,7 @@ describe("live streams", async () => {
   after(() => svc.close());
 
   test("RTMP video stream: frames and audio segments delivered; duplicate → 1001; Close → stream-end on both callbacks, nothing after", async () => {
-    const src = await startRtmpSource({ name: "rtmp-qr", audio: "tone", qr: { text: "https://spam.example/live", fromSec: 0, toSec: 3600 } });
+    const src = await startRtmpSource({ name: "rtmp-qr", audio: "tone", qr: { text: "https://spam.example/live", fromSec: 0, toSec: 6 } });
     const rx = await startReceiver();
     try {
       const ack = await svc.post("/videostream/v4", videoStream(src.rtmpUrl, rx.url));
@@ -35,11 +35,12 @@ describe("live streams", async () => {
       const id = ack.requestId as string;
       await rx.until((r) => results(r, 1).length >= 2 && results(r, 2).length >= 1, 90_000);
 
-      const frame = results(rx.received, 1)[0].body as Json;
+      const withQr = (x: Received) => ((x.body as Json).frameDetail.riskDetail.objects ?? []).some((o: Json) => o.qrContent === "https://spam.example/live");
+      await rx.until((r) => results(r, 1).some(withQr), 60_000);
+      const frame = results(rx.received, 1).find(withQr)!.body as Json;
       assert.match(frame.requestId, new RegExp(`^${id}_v\\d+$`));
       assert.equal(frame.code, 1100);
       assert.equal(frame.frameDetail.riskLevel, "REVIEW");
-      assert.ok(frame.frameDetail.riskDetail.objects.some((o: Json) => o.qrContent === "https://spam.example/live"));
       assert.match(frame.frameDetail.auxInfo.imgTime, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
       assert.ok(frame.frameDetail.auxInfo.finishProcessTime >= frame.frameDetail.auxInfo.beginProcessTime);
       assert.equal((await fetch(frame.frameDetail.imgUrl)).headers.get("content-type"), "image/jpeg");
@@ -49,7 +50,6 @@ describe("live streams", async () => {
       assert.match(seg.requestId, new RegExp(`^${id}_a1$`));
       assert.equal(seg.audioDetail.vadCode, 1, "a tone is not silence");
       assert.match(seg.audioDetail.auxInfo.audioStartTime, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-      assert.ok(results(rx.received, 2).every((x) => x.headers.host && rx.received.length > 0));
 
       const dup = await svc.post("/videostream/v4", videoStream(src.rtmpUrl, rx.url));
       assert.deepEqual(dup.detail, { errorCode: 1001, dupRequestId: id });
