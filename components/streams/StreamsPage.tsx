@@ -15,13 +15,14 @@ function Wall() {
   const pollMs = useStreamsLive();
   const query = useStreamsQuery(pollMs);
   if (query.isPending) return <p data-testid="stream-wall" data-state="loading" className="text-xs text-zinc-500">Loading streams…</p>;
-  if (query.isError) return <div data-testid="stream-wall" data-state="error"><ErrorNote prefix="Could not load streams:" error={query.error} /></div>;
+  if (query.data === undefined) return <div data-testid="stream-wall" data-state="error"><ErrorNote prefix="Could not load streams:" error={query.error} /></div>;
   const running = query.data.streams.filter((s) => s.status === "running").sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   const ended = query.data.streams
     .filter((s) => s.status === "ended")
     .sort((a, b) => (b.endedAt ?? b.startedAt).localeCompare(a.endedAt ?? a.startedAt));
   return (
     <div data-testid="stream-wall" data-state="ready" className="space-y-4">
+      {query.isError && <ErrorNote prefix="Refresh failed, showing what was loaded:" error={query.error} />}
       <section>
         <h2 className="mb-2 text-xs font-semibold uppercase tracking-wider text-zinc-400">Live now ({running.length})</h2>
         {running.length === 0 ? (

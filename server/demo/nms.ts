@@ -31,13 +31,12 @@ interface NmsContext {
   broadcasts: Map<string, NmsBroadcast>;
 }
 
+// literal paths (no exports map in the package, so deep requires resolve), kept static for bundlers
 const require = createRequire(import.meta.url);
-const base = "node-media-server/src/";
-
-export const nmsContext = require(`${base}core/context.js`) as NmsContext;
-export const RtmpSession = require(`${base}session/rtmp_session.js`) as new (socket: net.Socket) => NmsSession;
-export const FlvSession = require(`${base}session/flv_session.js`) as new (req: http.IncomingMessage, res: http.ServerResponse) => NmsSession;
-const logger = require(`${base}core/logger.js`) as NmsLogger;
+export const nmsContext = require("node-media-server/src/core/context.js") as NmsContext;
+export const RtmpSession = require("node-media-server/src/session/rtmp_session.js") as new (socket: net.Socket) => NmsSession;
+export const FlvSession = require("node-media-server/src/session/flv_session.js") as new (req: http.IncomingMessage, res: http.ServerResponse) => NmsSession;
+const logger = require("node-media-server/src/core/logger.js") as NmsLogger;
 
 // NMS logs through one process-wide logger at debug level to stdout; route it to whoever asked for logs.
 const sinks = new Set<(m: string) => void>();

@@ -6,7 +6,12 @@ export const FRAME_INTERVAL_MIN_SEC = 1;
 export const FRAME_INTERVAL_MAX_SEC = 60;
 
 export function liveInputKind(url: string): LiveInputKind {
-  const u = new URL(url);
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return "http"; // not a URL: ffmpeg will refuse it and the pull fails like any unreachable address
+  }
   if (/^rtmp[st]?s?:$/.test(u.protocol)) return "rtmp";
   return /\.m3u8$/i.test(u.pathname) ? "hls" : "http";
 }
@@ -39,9 +44,12 @@ const AUDIO_FILTER = `aresample=${LIVE_SAMPLE_RATE}:async=1:first_pts=0,aformat=
 /** FLV headers from RTMP/HTTP-FLV servers claim both tracks even when one never comes; don't wait 5 s for it. */
 const FLV_ANALYZE_US = "2000000";
 
-/** Frame cadence as STACK.md's proven live command: the first frame, then the first one ≥ N s after the last kept. */
+/**
+ * Frame cadence as STACK.md's proven live command: the first frame, then the first one ≥ N s after the last
+ * kept; also any frame whose time went backwards (a timestamp reset), which would otherwise stall selection.
+ */
 export function selectExpr(intervalSec: number): string {
-  return `select='isnan(prev_selected_t)+gte(t-prev_selected_t,${intervalSec})'`;
+  return `select='isnan(prev_selected_t)+gte(t-prev_selected_t,${intervalSec})+lt(t,prev_selected_t)'`;
 }
 
 /**

@@ -34,7 +34,6 @@ export class LiveStderrParser {
     if (si) return { framePts: Number(si[1]) };
     const ev: StderrEvent = {};
     const pr = PROGRESS.exec(l);
-    // a progress line can carry a glued-on log line after it, so look for both
     if (pr) ev.progressSec = pr[1] ? 0 : Number(pr[2]) * 3600 + Number(pr[3]) * 60 + Number(pr[4]);
     if (/^Input #0\b/.test(l)) this.block = "input0";
     else if (/^(Input #\d+|Output #\d+|Stream mapping:)/.test(l)) this.block = "other";

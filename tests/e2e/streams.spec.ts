@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { startRtmpSource } from "../support/live-sources";
 
 const QR_TEXT = "https://spam.example/live-e2e";
@@ -38,7 +38,15 @@ async function expectNoDuplicates(events: Locator) {
   expect(new Set(ids).size).toBe(ids.length);
 }
 
-test("start a live stream, watch frames and audio arrive on its timeline, close it", async ({ page }) => {
+/** Frame event ids the server holds for a stream (the API client is not affected by the page going offline). */
+async function serverFrameIds(request: APIRequestContext, requestId: string): Promise<string[]> {
+  const res = await request.get(`/api/streams/${requestId}`);
+  expect(res.ok()).toBe(true);
+  const detail = (await res.json()) as { events: Array<{ id: number; kind: string }> };
+  return detail.events.filter((e) => e.kind === "frame").map((e) => String(e.id));
+}
+
+test("start a live stream, watch frames and audio arrive on its timeline, close it", async ({ page, context, request }) => {
   test.setTimeout(240_000);
   const title = `e2e live ${Date.now()}`;
 
@@ -98,6 +106,26 @@ test("start a live stream, watch frames and audio arrive on its timeline, close 
   // More frames keep arriving live while the page is open (1 s capture).
   const before = await frames.count();
   await expect.poll(() => frames.count(), { timeout: 60_000 }).toBeGreaterThan(before);
+
+  // The live connection drops while frames keep coming, then returns: the history refetched on rejoin
+  // fills the gap, merged by event id, so every frame shows once.
+  const indicator = page.getByTestId("live-indicator");
+  await expect(indicator).toHaveAttribute("data-connected", "true");
+  await context.setOffline(true);
+  await expect(indicator).toHaveAttribute("data-connected", "false", { timeout: 30_000 });
+  const atDrop = (await serverFrameIds(request, requestId!)).length;
+  await expect.poll(async () => (await serverFrameIds(request, requestId!)).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(atDrop + 3);
+  await context.setOffline(false);
+  await expect(indicator).toHaveAttribute("data-connected", "true", { timeout: 30_000 });
+  // Only the newest frames are rendered (60): compare the newest 30 the server had once back online.
+  const expected = (await serverFrameIds(request, requestId!)).slice(-30);
+  const shownIds = () => frames.evaluateAll((els) => els.map((el) => el.getAttribute("data-event-id")));
+  const missing = async () => {
+    const shown = await shownIds();
+    return expected.filter((id) => !shown.includes(id));
+  };
+  await expect.poll(missing, { timeout: 30_000 }).toEqual([]);
+  await expectNoDuplicates(frames);
 
   // Audio: one 10 s segment after another; a tone is voiced (vadCode 1), with a playable clip.
   const segments = timeline.getByTestId("audio-event");

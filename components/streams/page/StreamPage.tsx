@@ -38,7 +38,8 @@ export default function StreamPage({ requestId }: { requestId: string }) {
   const query = useStreamQuery(requestId, pollMs);
 
   if (query.isPending) return <p className="text-xs text-zinc-500">Loading stream…</p>;
-  if (query.isError) {
+  // A failed refetch keeps the data: the timeline stays, with a note.
+  if (query.data === undefined) {
     const missing = query.error instanceof ApiRequestError && query.error.status === 404;
     return (
       <div className="space-y-2">
@@ -49,6 +50,7 @@ export default function StreamPage({ requestId }: { requestId: string }) {
   return (
     <div className="space-y-4">
       <StreamHeader stream={query.data.stream} live={pollMs === false} />
+      {query.isError && <ErrorNote prefix="Refresh failed, showing what was loaded:" error={query.error} />}
       <Timeline detail={query.data} />
     </div>
   );

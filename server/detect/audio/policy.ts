@@ -43,7 +43,7 @@ export const AUDIO_POLICY = {
     remoteProbability: 0.9,
   },
   /** measured on flite/espeak sentences (see server/detect/audio/README.md) */
-  kws: { exponentPerPhone: 2, minExponent: 8, maxExponent: 40, minPhones: 7, maxVariants: 4, minProb: 0.85 } as KwsPolicy,
+  kws: { exponentPerPhone: 2, minExponent: 8, maxExponent: 40, minPhones: 7, maxVariants: 4, minProb: 0.83 } as KwsPolicy,
   text: { riskSource: 1001 as const },
   known: {
     riskSource: 1003 as const,
