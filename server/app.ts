@@ -73,7 +73,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   });
   const demo = createDemo({
     rtmp,
-    publicHost: config.publicBaseUrl ? new URL(config.publicBaseUrl).hostname : "localhost",
+    publicHost: config.publicBaseUrl ? new URL(config.publicBaseUrl).hostname : null,
     supportedImgTypes: () => capabilities().filter((c) => c.group === "imgType" && c.supported).map((c) => c.type),
     startStream: (input) => dashboard.streams.start(input),
     log,

@@ -5,7 +5,7 @@ import type { StartAnswer } from "./streams";
 export interface DemoDeps {
   rtmp: RtmpServer | null;
   /** host name users' encoders reach this machine by (for the ingest URL shown in the dashboard) */
-  publicHost: string;
+  publicHost: string | null;
   supportedImgTypes: () => string[];
   startStream: (input: Parameters<ReturnType<typeof import("./streams").createStreamsDashboard>["start"]>[0]) => Promise<StartAnswer>;
   log: (m: string) => void;
@@ -18,8 +18,9 @@ export function createDemo(d: DemoDeps) {
   let sample: SampleSource | null = null;
   let starting: Promise<SampleSource> | null = null;
   return {
-    info: () => ({
-      rtmpIngestUrl: d.rtmp ? `rtmp://${d.publicHost}:${d.rtmp.rtmpPort}/live/<stream-key>` : null,
+    /** `host`: the name the browser reached us by, used when no PUBLIC_BASE_URL says otherwise. */
+    info: (host?: string) => ({
+      rtmpIngestUrl: d.rtmp ? `rtmp://${d.publicHost ?? host ?? "localhost"}:${d.rtmp.rtmpPort}/live/<stream-key>` : null,
       sampleRunning: Boolean(sample?.running),
     }),
 

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { asc, desc, eq } from "drizzle-orm";
+import { and, desc, eq, gt } from "drizzle-orm";
 import type { ModerationClient } from "../../lib/client";
 import type { RiskLevel, StreamDetail, StreamEvent, StreamStartInput, StreamSummary } from "../../lib/dashboard-api";
 import type { Db } from "../store/db";
@@ -65,10 +65,12 @@ export function createStreamsDashboard(d: StreamsDeps) {
       return { ok: true, requestId: row.requestId };
     },
 
-    async detail(requestId: string): Promise<StreamDetail | null> {
+    /** The stream and its newest events (oldest first); `after` returns only events with a higher id (gap fill). */
+    async detail(requestId: string, after?: number, limit = 500): Promise<StreamDetail | null> {
       const row = await load(requestId);
       if (!row) return null;
-      const events = await d.db.select().from(receivedCallbacks).where(eq(receivedCallbacks.requestId, requestId)).orderBy(asc(receivedCallbacks.id)).limit(2000);
+      const where = after !== undefined ? and(eq(receivedCallbacks.requestId, requestId), gt(receivedCallbacks.id, after)) : eq(receivedCallbacks.requestId, requestId);
+      const events = (await d.db.select().from(receivedCallbacks).where(where).orderBy(desc(receivedCallbacks.id)).limit(limit)).reverse();
       return { stream: toSummary(row), events: events.map((e) => ({ id: e.id, requestId, kind: e.kind as StreamEvent["kind"], receivedAt: e.receivedAt.toISOString(), body: e.body })) };
     },
 

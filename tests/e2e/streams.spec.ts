@@ -175,6 +175,38 @@ test("start a live stream, watch frames and audio arrive on its timeline, close 
   await expect(ended.getByTestId("end-reason")).toHaveText("closed / ended");
 });
 
+test("an audio stream (HTTP-FLV) shows its segments and ends on Close", async ({ page }) => {
+  test.setTimeout(120_000);
+  const title = `e2e audio ${Date.now()}`;
+  await page.goto("/streams");
+  const form = page.getByTestId("stream-form");
+  await expect(form).toHaveAttribute("data-capabilities", "success");
+  await form.getByText("Audio stream", { exact: true }).click();
+  await expect(form).toHaveAttribute("data-kind", "audio");
+  // No image types for an audio stream; its own `type` list, pre-ticked.
+  await expect(page.locator('input[name="imgType"]')).toHaveCount(0);
+  await expect(page.locator('input[name="audioType"][value="POLITY"]')).toBeChecked();
+  await form.getByLabel("Stream URL").fill(source!.flvUrl);
+  await form.getByLabel("Title").fill(title);
+  await form.getByRole("button", { name: "Start moderating" }).click();
+  await page.getByTestId("start-ok").getByRole("link").click();
+
+  const header = page.getByTestId("stream-header");
+  await expect(header).toContainText(title);
+  await expect(header).toContainText("audio");
+  const segment = page.getByTestId("timeline").getByTestId("audio-event").first();
+  await expect(segment).toBeVisible({ timeout: 60_000 });
+  await expect(segment).toHaveAttribute("data-level", /^(PASS|REVIEW|REJECT)$/);
+  await expect(page.getByTestId("current-risk")).toHaveAttribute("data-level", /^(PASS|REVIEW|REJECT)$/);
+
+  await page.getByTestId("close-stream").click();
+  await page.getByTestId("confirm-close").click();
+  const marker = page.getByTestId("end-marker");
+  await expect(marker).toHaveAttribute("data-source", "callback", { timeout: 30_000 });
+  await expect(marker).toHaveAttribute("data-error-code", "");
+  await expect(header).toHaveAttribute("data-status", "ended");
+});
+
 test("an unsupported stream URL is rejected inline", async ({ page }) => {
   await page.goto("/streams");
   const form = page.getByTestId("stream-form");

@@ -3,6 +3,7 @@ import { json } from "../respond";
 
 export const dynamic = "force-dynamic";
 
-export function GET() {
-  return json(getRegistry().demo.info());
+export function GET(req: Request) {
+  const host = req.headers.get("host")?.replace(/:\d+$/, "");
+  return json(getRegistry().demo.info(host));
 }

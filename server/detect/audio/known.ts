@@ -29,7 +29,9 @@ export async function matchKnownAudio(wavPath: string, refs: ReferenceTracks, li
   const tracks = (await refs.list()).filter((t) => lists.includes(t.list));
   const bestPerList = new Map<ReferenceListName, { entry: string; score: number; offsetSec: number }>();
   let best: KnownResult["best"];
-  for (const t of tracks) {
+  for (const [i, t] of tracks.entries()) {
+    // a long reference list is compared in slices so the event loop keeps serving requests
+    if (i % 20 === 19) await new Promise<void>((r) => setImmediate(r));
     const c = compareFingerprints(seg.fingerprint, t.fingerprint, { minOverlap: p.minOverlapItems });
     if (!best || c.score > best.score) best = { list: t.list, entry: t.entry, ...c };
     const prev = bestPerList.get(t.list);

@@ -25,7 +25,8 @@ export interface AudioKeywordList {
   entries: AudioListEntry[];
 }
 
-const APPS = "wechat|whatsapp|telegram|snapchat|instagram|line|skype|discord|kik|signal|facebook";
+// recognisers spell app names as the words they sound like ("what's up", "we chat")
+const APPS = "wechat|we\\s+chat|whatsapp|what'?s\\s+(?:app|up)|telegram|snapchat|instagram|line|skype|discord|kik|signal|facebook";
 const DIGIT = "zero|oh|one|two|three|four|five|six|seven|eight|nine";
 
 export const DEFAULT_AUDIO_LISTS: AudioKeywordList[] = [

@@ -50,9 +50,18 @@ const positionsOf = (hits: readonly TextHit[]) => hits.flatMap((h) => h.matchedL
 
 export class SpeechText {
   private readonly lists = compileAudioLists(DEFAULT_AUDIO_LISTS);
+  /** spoken phrase → the audio types of the lists that hold it */
+  private readonly phraseTypes = new Map<string, string[]>();
   private kws?: KwsSetup;
 
-  constructor(private readonly o: { transcriber: TranscriberOption; pocketsphinx: string; dataDir: string }) {}
+  constructor(private readonly o: { transcriber: TranscriberOption; pocketsphinx: string; dataDir: string }) {
+    for (const l of DEFAULT_AUDIO_LISTS) {
+      for (const e of l.entries) {
+        const phrase = typeof e === "string" ? e : "phrase" in e ? e.phrase : undefined;
+        if (phrase) this.phraseTypes.set(phrase, [...(this.phraseTypes.get(phrase) ?? []), l.audioType]);
+      }
+    }
+  }
 
   get engineName(): string {
     return this.o.transcriber.kind === "openai"
@@ -122,8 +131,7 @@ export class SpeechText {
       const free = freeTranscript(utterances, P.stt.segmentGapSec);
       if (!kws || spotted.length === 0) return free;
       // phrases spotted for lists that were not requested must not rewrite the transcript
-      const wanted = new Set(this.lists.lists.filter((l) => types.has(l.list.audioType)).flatMap((l) => l.list.entries.map((e) => (typeof e === "string" ? e : "phrase" in e ? e.phrase : ""))));
-      const relevant = spotted.filter((h) => wanted.has(kws.phrases.get(h.phrase)?.text ?? ""));
+      const relevant = spotted.filter((h) => this.phraseTypes.get(kws.phrases.get(h.phrase)?.text ?? "")?.some((t) => types.has(t)));
       const matched = matchTranscript(free, this.lists, types, { fromOffset: 0, defaultConf: 1 });
       return spliceSpotted(free, relevant, kws.phrases, { minProb: P.kws.minProb, protect: protectedMatches(free, positionsOf(matched)) });
     } finally {

@@ -3,7 +3,8 @@ import { json } from "../../respond";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(_req: Request, ctx: { params: Promise<{ requestId: string }> }) {
-  const detail = await getRegistry().dashboard.streams.detail((await ctx.params).requestId);
+export async function GET(req: Request, ctx: { params: Promise<{ requestId: string }> }) {
+  const after = Number(new URL(req.url).searchParams.get("after"));
+  const detail = await getRegistry().dashboard.streams.detail((await ctx.params).requestId, Number.isSafeInteger(after) && after > 0 ? after : undefined);
   return detail ? json(detail) : json({ error: "unknown stream" }, 404);
 }
