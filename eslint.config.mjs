@@ -3,7 +3,7 @@ import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".next/", ".data/", "tests/.media/", "next-env.d.ts", "test-results/", "playwright-report/"] },
+  { ignores: ["node_modules/", ".next/", ".data/", ".scratch/", ".test-results/", "tests/.media/", "next-env.d.ts", "test-results/", "playwright-report/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

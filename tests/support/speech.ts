@@ -10,7 +10,7 @@ import { mediaDir } from "./media";
 
 const run = promisify(execFile);
 /** Bump when generation changes, so cached files are rebuilt. */
-const GENERATOR_VERSION = 1;
+const GENERATOR_VERSION = 2;
 const RATE = 16000;
 
 export type Voice = "slt" | "kal16" | "awb" | "rms" | "espeak" | "espeak-f";
@@ -67,7 +67,7 @@ const lavfi = (name: string, source: string) => cached(name, source, "wav", (tmp
 
 export const toneWav = (freq = 440, durationSec = 10) => lavfi(`tone-${freq}`, `sine=frequency=${freq}:sample_rate=${RATE}:duration=${durationSec}`);
 export const noiseWav = (color: "pink" | "white" = "pink", durationSec = 10) =>
-  lavfi(`noise-${color}`, `anoisesrc=color=${color}:amplitude=0.3:sample_rate=${RATE}:duration=${durationSec}`);
+  lavfi(`noise-${color}`, `anoisesrc=color=${color}:amplitude=0.3:sample_rate=${RATE}:duration=${durationSec}:seed=42`);
 export const silenceWav = (durationSec = 10) => lavfi("silence", `anullsrc=r=${RATE}:cl=mono:d=${durationSec}`);
 
 /** Deterministic PRNG (mulberry32). */
@@ -169,7 +169,7 @@ export async function excerptWav(source: string, o: { startSec: number; duration
     const lossy = `${tmp}.${spec.codec === "aac" ? "m4a" : "mp3"}`;
     try {
       const noise = spec.noise > 0
-        ? ["-f", "lavfi", "-i", `anoisesrc=color=pink:amplitude=${spec.noise}:sample_rate=44100:duration=${spec.durationSec}`, "-filter_complex", "[0:a][1:a]amix=inputs=2:duration=first:normalize=0"]
+        ? ["-f", "lavfi", "-i", `anoisesrc=color=pink:amplitude=${spec.noise}:sample_rate=44100:duration=${spec.durationSec}:seed=7`, "-filter_complex", "[0:a][1:a]amix=inputs=2:duration=first:normalize=0"]
         : [];
       await ffmpeg(["-ss", String(spec.startSec), "-t", String(spec.durationSec), "-i", source, ...noise, "-c:a", spec.codec === "aac" ? "aac" : "libmp3lame", "-b:a", "96k", lossy]);
       await ffmpeg(["-i", lossy, "-ar", String(RATE), "-ac", "1", "-c:a", "pcm_s16le", tmp]);

@@ -73,8 +73,8 @@ export async function pitchTrack(samples: Float32Array, sampleRate: number, p: P
   const d = new Float64Array(MAX_LAG + 1);
   const out: Array<number | null> = [];
   for (let start = 0, f = 0; start + WIN + MAX_LAG <= x.length; start += HOP, f++) {
-    // keep the event loop responsive: about 10 ms of work between yields
-    if (f % 100 === 99) await new Promise<void>((r) => setImmediate(r));
+    // keep the event loop responsive: a few ms of work between yields
+    if (f % 25 === 24) await new Promise<void>((r) => setImmediate(r));
     let e = 0;
     for (let i = start; i < start + WIN; i++) e += x[i] * x[i];
     const db = e > 0 ? 10 * Math.log10(e / WIN) : -100;

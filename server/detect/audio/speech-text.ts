@@ -41,7 +41,8 @@ function paddedWav(a: MonoAudio, padSec: number): Buffer {
   buf.writeUInt16LE(16, 34);
   buf.write("data", 36, "ascii");
   buf.writeUInt32LE(n * 2, 40);
-  for (let i = 0; i < a.samples.length; i++) buf.writeInt16LE(Math.round(Math.max(-1, Math.min(1, a.samples[i])) * 32767), 44 + i * 2);
+  const pcm = new Int16Array(buf.buffer, buf.byteOffset + 44, a.samples.length);
+  for (let i = 0; i < a.samples.length; i++) pcm[i] = Math.round(Math.max(-1, Math.min(1, a.samples[i])) * 32767);
   return buf;
 }
 
