@@ -58,7 +58,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     engine?.addOwnMediaOrigin(`http://127.0.0.1:${rtmp.httpPort}`);
     log(`> RTMP ingest on rtmp://localhost:${rtmp.rtmpPort}/live/<key> (HTTP-FLV on :${rtmp.httpPort})`);
   }
-  const capabilities = () => engine?.ctx.detect.capabilities() ?? capabilityTable();
+  const capabilities = () => engine?.ctx.capabilities() ?? capabilityTable();
   const dashboard = createDashboard({
     store,
     serviceBaseUrl: config.serviceBaseUrl ?? local,

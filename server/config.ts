@@ -22,6 +22,8 @@ export interface Config {
   fileMaxDurationSec: number;
   retentionHours: number;
   dashboardPollIntervalMs: number;
+  /** OpenAI-compatible speech-to-text endpoint (…/audio/transcriptions); null = offline pocketsphinx */
+  transcribe: { baseUrl: string; apiKey?: string; model?: string } | null;
   dev: boolean;
 }
 
@@ -56,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fileMaxDurationSec: num("FILE_MAX_DURATION_SEC", 2 * 3600, env),
     retentionHours: num("RESULT_RETENTION_HOURS", 72, env),
     dashboardPollIntervalMs: num("DASHBOARD_POLL_INTERVAL_MS", 2000, env),
+    transcribe: env.TRANSCRIBE_BASE_URL ? { baseUrl: env.TRANSCRIBE_BASE_URL.replace(/\/+$/, ""), apiKey: env.TRANSCRIBE_API_KEY || undefined, model: env.TRANSCRIBE_MODEL || undefined } : null,
     dev: env.NODE_ENV !== "production",
   };
 }

@@ -4,7 +4,8 @@ import type http from "node:http";
 import path from "node:path";
 import type { Config } from "./config";
 import { Dispatcher } from "./callback/dispatcher";
-import { createDetectPool, type DetectPool } from "./detect";
+import { createDetectPool, type Capability, type DetectPool } from "./detect";
+import { createAudioDetector, fileReferenceTracks, type AudioDetector } from "./detect/audio";
 import { handleService } from "./request/service-routes";
 import { AccessKeys, dataDirSecret, resolveAccessKeys } from "./service/access-keys";
 import { MediaUrls } from "./service/media-urls";
@@ -34,6 +35,7 @@ export interface Engine {
 export interface EngineOptions {
   store?: Store;
   detect?: DetectPool;
+  audio?: AudioDetector;
   log?: (msg: string) => void;
 }
 
@@ -47,6 +49,19 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
   const { keys, generated } = await resolveAccessKeys(config.accessKeys, config.dataDir);
   const media = new MediaUrls(await dataDirSecret(config.dataDir, "media-url"), mediaRoot);
   const detect = opts.detect ?? createDetectPool({ workers: config.detectWorkers, dataDir: config.dataDir });
+  const audio =
+    opts.audio ??
+    createAudioDetector({
+      dataDir: path.join(config.dataDir, "audio"),
+      references: fileReferenceTracks(path.join(config.dataDir, "audio-references")),
+      transcriber: config.transcribe ? { kind: "openai", ...config.transcribe } : { kind: "pocketsphinx" },
+    });
+  let audioDown: string | null = null;
+  const AUDIO_GROUPS = new Set(["audioType", "audioBusinessType", "audiostreamType", "audiostreamBusinessType"]);
+  const capabilities = (): Capability[] => [
+    ...detect.capabilities().filter((c) => !AUDIO_GROUPS.has(c.group)),
+    ...audio.capabilities().map((c) => (audioDown && c.supported && c.type !== "NONE" ? { ...c, supported: false, note: `audio detector unavailable: ${audioDown}` } : c)),
+  ];
   const ownOrigins = new Set<string>();
   const ownMediaOrigins = new Set<string>();
   const ctxRef: { ctx?: EngineContext } = {};
@@ -56,7 +71,7 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
     checkTarget: (url) => checkCallbackTarget(ctxRef.ctx!, url),
     log,
   });
-  const ctx: EngineContext = { config, store, dispatcher, detect, media, mediaRoot, events: new EventEmitter<EngineEvents>(), ownOrigins, ownMediaOrigins, log };
+  const ctx: EngineContext = { config, store, dispatcher, detect, audio, capabilities, media, mediaRoot, events: new EventEmitter<EngineEvents>(), ownOrigins, ownMediaOrigins, log };
   ctxRef.ctx = ctx;
   const files = new FileRunner(ctx, config.fileConcurrency);
   const streams = new StreamRunner(ctx);
@@ -73,6 +88,11 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
     addOwnMediaOrigin: (o) => void ownMediaOrigins.add(o),
     async start() {
       await detect.ready();
+      await audio.ready().catch((err: Error) => {
+        // e.g. Debian pocketsphinx / fpcalc not installed: audio types are then listed unsupported and not applied
+        audioDown = err.message;
+        log(`audio detector unavailable: ${err.message}`);
+      });
       dispatcher.start();
       await files.resume();
       await streams.resume();
@@ -80,7 +100,7 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
     async stop() {
       await Promise.all([files.stop(), streams.stop()]);
       await dispatcher.stop();
-      await detect.close();
+      await Promise.all([detect.close(), audio.close()]);
       if (!opts.store) await store.close();
     },
   };

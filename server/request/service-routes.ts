@@ -61,7 +61,7 @@ export function handleService(engine: Engine, req: http.IncomingMessage, res: ht
     return true;
   }
   if (p === "/capabilities/v4" && (req.method === "GET" || req.method === "POST")) {
-    send(res, 200, { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS), capabilities: engine.ctx.detect.capabilities() });
+    send(res, 200, { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS), capabilities: engine.ctx.capabilities() });
     return true;
   }
   if (!SERVICE_PATHS.includes(p)) return false;

@@ -1,7 +1,8 @@
 import type { EventEmitter } from "node:events";
 import type { Config } from "../config";
 import type { Dispatcher } from "../callback/dispatcher";
-import type { DetectPool } from "../detect";
+import type { Capability, DetectPool } from "../detect";
+import type { AudioDetector } from "../detect/audio";
 import type { Store } from "../store/db";
 import type { MediaUrls } from "../service/media-urls";
 import type { FileProgressEvent } from "../../lib/events";
@@ -16,6 +17,9 @@ export interface EngineContext {
   store: Store;
   dispatcher: Dispatcher;
   detect: DetectPool;
+  audio: AudioDetector;
+  /** every contract type: frame detectors' rows for image groups, the audio detector's for audio groups */
+  capabilities: () => Capability[];
   media: MediaUrls;
   mediaRoot: string;
   events: EventEmitter<EngineEvents>;

@@ -10,7 +10,8 @@ import { FfmpegError } from "../ingest/ffmpeg";
 import { probeMedia } from "../ingest/probe";
 import { planCapture } from "../ingest/capture-plan";
 import { extractFrames, type CapturedFrame } from "../ingest/frames";
-import { extractAudioSegments, measureSpeechEnergy, type AudioSegment } from "../ingest/audio";
+import { extractAudioSegments, type AudioSegment } from "../ingest/audio";
+import { detectAudio } from "./audio-verdict";
 import { UrlRefusedError } from "../ingest/url-guard";
 import { tasks, type TaskProgress, type TaskRow } from "../store/schema";
 import type { EngineContext } from "./context";
@@ -99,15 +100,15 @@ async function analyse(ctx: EngineContext, task: TaskRow, req: VideoFileRequest,
 
   const step = req.data.audioDetectStep ?? 0;
   progress.segmentsTotal = segments.length;
-  audioTypes.forEach((t) => notApplied.add(t));
-  audioBusinessTypes.forEach((t) => notApplied.add(t));
   const audioItems = [];
   for (const seg of segments) {
     if (step > 0 && (seg.index - 1) % (step + 1) !== 0) continue;
-    const energy = await measureSpeechEnergy(seg.path);
+    const verdict = await detectAudio(ctx.audio, { wavPath: seg.path, types: audioTypes, businessTypes: audioBusinessTypes, lang }, ctx.log);
+    verdict.notApplied.forEach((t) => notApplied.add(t));
     const url = ctx.media.url(task.baseUrl, rel(task.requestId, seg.path), expiresAt);
-    audioItems.push(buildAudioItem(task.requestId, seg, url, energy, lang));
+    audioItems.push(buildAudioItem(task.requestId, seg, url, verdict));
     progress.segmentsDone++;
+    emit(ctx, task, "processing", progress);
   }
 
   const frameItems = detected.map(({ frame, verdict, similarity }) => buildFrameItem(task.requestId, frame, verdict, ctx.media.url(task.baseUrl, rel(task.requestId, frame.path), expiresAt), similarity, imgTypes));

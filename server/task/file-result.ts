@@ -1,5 +1,7 @@
 import { Code, codeMessage } from "../../lib/contract/codes";
 import type { FrameVerdict } from "../detect";
+import type { SegmentVerdict } from "../detect/audio";
+import { audioVerdictFields } from "./audio-verdict";
 import type { AudioSegment } from "../ingest/audio";
 import type { CapturedFrame } from "../ingest/frames";
 
@@ -31,25 +33,14 @@ export function buildFrameItem(taskId: string, frame: CapturedFrame, v: FrameVer
   };
 }
 
-/**
- * One §3.6 audioDetail item. No audio detector is real yet: the segment carries no label, and the
- * requested audio types are listed in auxInfo.notAppliedTypes of the result instead.
- */
-export function buildAudioItem(taskId: string, seg: AudioSegment, audioUrl: string, energy: { rmsDb: number; voicedRatio: number }, lang: "zh" | "en") {
+/** One §3.6 audioDetail item (times relative to the file start, vendor spelling audioStarttime). */
+export function buildAudioItem(taskId: string, seg: AudioSegment, audioUrl: string, v: SegmentVerdict) {
   return {
     requestId: `${taskId}_a${String(seg.index).padStart(4, "0")}`,
     audioUrl,
     audioStarttime: round3(seg.startSec),
     audioEndtime: round3(seg.endSec),
-    riskLevel: "PASS" as Level,
-    riskLabel1: "normal",
-    riskLabel2: "",
-    riskLabel3: "",
-    riskDescription: lang === "en" ? "Normal" : "正常",
-    riskDetail: { riskSource: 1000 },
-    vadCode: energy.voicedRatio > 0.05 ? 1 : 0,
-    allLabels: [],
-    businessLabels: [],
+    ...audioVerdictFields(v),
   };
 }
 

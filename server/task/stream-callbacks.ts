@@ -1,5 +1,7 @@
 import { Code, codeMessage } from "../../lib/contract/codes";
 import type { FrameVerdict } from "../detect";
+import type { SegmentVerdict } from "../detect/audio";
+import { audioVerdictFields } from "./audio-verdict";
 
 type Level = "PASS" | "REVIEW" | "REJECT";
 
@@ -43,54 +45,49 @@ export function frameResult(o: { taskId: string; index: number; imgUrl: string; 
   };
 }
 
-/** The segment verdict while no audio detector is real: no label; silence marked by vadCode 0. */
-export function audioPass(lang: "zh" | "en") {
-  return { riskLevel: "PASS" as Level, riskLabel1: "normal", riskLabel2: "", riskLabel3: "", riskDescription: lang === "en" ? "Normal" : "正常", allLabels: [] as unknown[], businessLabels: [] as unknown[] };
-}
-
 interface SegmentInput {
   taskId: string;
   index: number;
   audioUrl: string;
-  voiced: boolean;
+  verdict: SegmentVerdict;
+  preAudioUrl?: string;
   startedAt: Date;
   endedAt: Date;
   begin: number;
   finish: number;
-  lang: "zh" | "en";
   room?: string;
   passThrough?: Record<string, unknown>;
-  notApplied: string[];
 }
 
 function segmentAux(s: SegmentInput) {
   const aux: Record<string, unknown> = { audioStartTime: wallTime(s.startedAt), audioEndTime: wallTime(s.endedAt), beginProcessTime: s.begin, finishProcessTime: s.finish };
   if (s.room) aux.room = s.room;
   if (s.passThrough) aux.passThrough = s.passThrough;
-  if (s.notApplied.length) aux.notAppliedTypes = s.notApplied;
+  if (s.verdict.notApplied.length) aux.notAppliedTypes = s.verdict.notApplied;
   return aux;
 }
 
-/** §3.3 audio-segment result of a video stream (contentType 2 → audioCallback). */
+function segmentDetail(s: SegmentInput) {
+  const { audioText, ...fields } = audioVerdictFields(s.verdict);
+  return { audioUrl: s.audioUrl, ...fields, ...(audioText !== undefined ? { audioText } : {}), ...(s.preAudioUrl ? { preAudioUrl: s.preAudioUrl } : {}), auxInfo: segmentAux(s) };
+}
+
+/** §3.3 audio-segment result of a video stream (contentType 2 → audioCallback); transcript in content, audioText and riskDetail.audioText. */
 export function videoStreamAudioResult(s: SegmentInput) {
-  return {
-    ...success(),
-    requestId: `${s.taskId}_a${s.index}`,
-    contentType: 2,
-    statCode: 0,
-    audioDetail: { audioUrl: s.audioUrl, vadCode: s.voiced ? 1 : 0, ...audioPass(s.lang), riskDetail: { riskSource: 1000 }, auxInfo: segmentAux(s) },
-  };
+  const detail = segmentDetail(s);
+  return { ...success(), requestId: `${s.taskId}_a${s.index}`, contentType: 2, statCode: 0, audioDetail: { ...detail, ...(detail.audioText !== undefined ? { content: detail.audioText } : {}) } };
 }
 
 /** §3.4 audio-stream segment result (→ callback), requestId `<task>_<n>`. */
 export function audioStreamSegmentResult(s: SegmentInput & { btId: string; requestParams: Record<string, unknown> }) {
+  const tags = s.verdict.audioTags;
   return {
     requestId: `${s.taskId}_${s.index}`,
     btId: s.btId,
     ...success(),
     statCode: 0,
     requestParams: s.requestParams,
-    audioDetail: { audioUrl: s.audioUrl, vadCode: s.voiced ? 1 : 0, ...audioPass(s.lang), riskDetail: { riskSource: 1000 }, auxInfo: segmentAux(s) },
+    audioDetail: { ...segmentDetail(s), ...(tags && Object.keys(tags).length ? { audioTags: tags } : {}) },
   };
 }
 

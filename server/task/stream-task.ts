@@ -10,6 +10,7 @@ import type { EngineContext } from "./context";
 import { worst } from "./file-result";
 import { pullRetryDelayMs, type StreamProduct } from "./pull-retries";
 import { audioStreamEnd, audioStreamSegmentResult, frameResult, videoStreamAudioResult, videoStreamEnd } from "./stream-callbacks";
+import { concatWavs, detectAudio } from "./audio-verdict";
 
 /** Frames waiting for detection beyond this are reported undetected (detectType 2) instead of queueing without bound. */
 const MAX_FRAME_BACKLOG = 4;
@@ -43,6 +44,10 @@ export class StreamTask {
   private closed = false;
   private wake: (() => void) | null = null;
   private chain: Promise<void> = Promise.resolve();
+  /** audio detection runs in its own lane so a slow transcript never holds back frame results */
+  private audioChain: Promise<void> = Promise.resolve();
+  private lastSegment: LiveSegment | null = null;
+  private previousText: string | undefined;
   private backlog = 0;
   private pullBase = 0;
   private loop: Promise<void> | null = null;
@@ -50,6 +55,8 @@ export class StreamTask {
   private readonly imgTypes: string[];
   private readonly imgBusinessTypes: string[];
   private readonly audioTypes: string[];
+  private readonly audioRiskTypes: string[];
+  private readonly audioBusinessTypes: string[];
 
   constructor(
     private readonly ctx: EngineContext,
@@ -63,10 +70,10 @@ export class StreamTask {
     const r = this.req;
     this.imgTypes = this.product === "videostream" ? [...parseTypeList(r.imgType ?? "", IMG_TYPES).types] : [];
     this.imgBusinessTypes = this.product === "videostream" ? [...parseTypeList(r.imgBusinessType ?? "", IMG_BUSINESS_TYPES).types] : [];
-    this.audioTypes =
-      this.product === "videostream"
-        ? [...parseTypeList(r.audioType ?? "", AUDIO_TYPES).types.filter((t) => t !== "NONE"), ...parseTypeList(r.audioBusinessType ?? "", AUDIO_BUSINESS_TYPES).types]
-        : [...parseTypeList(r.type ?? "", AUDIOSTREAM_TYPES).types, ...parseTypeList(r.businessType ?? "", AUDIOSTREAM_BUSINESS_TYPES).types];
+    const video = this.product === "videostream";
+    this.audioRiskTypes = video ? parseTypeList(r.audioType ?? "", AUDIO_TYPES).types.filter((t) => t !== "NONE") : [...parseTypeList(r.type ?? "", AUDIOSTREAM_TYPES).types];
+    this.audioBusinessTypes = [...parseTypeList((video ? r.audioBusinessType : r.businessType) ?? "", video ? AUDIO_BUSINESS_TYPES : AUDIOSTREAM_BUSINESS_TYPES).types];
+    this.audioTypes = [...this.audioRiskTypes, ...this.audioBusinessTypes];
   }
 
   get requestId(): string {
@@ -100,6 +107,7 @@ export class StreamTask {
     await this.pull?.stop();
     await this.loop;
     await this.chain;
+    await this.audioChain;
   }
 
   private async run(): Promise<void> {
@@ -186,34 +194,39 @@ export class StreamTask {
     this.state.nextSegmentIndex = s.index + 1;
     if (this.product === "audiostream") this.state.streamTimeSec = Math.max(this.state.streamTimeSec, this.pullBase + s.endSec);
     const step = Number(this.req.data.audioDetectStep ?? 0);
+    const previous = this.lastSegment;
+    this.lastSegment = s;
     if (step > 0 && (s.index - 1) % (step + 1) !== 0) return; // skipped segments are not reviewed (§2.1)
-    this.serially(async () => {
-      if (this.closed) return;
-      const begin = Date.now();
-      const input = {
-        taskId: this.requestId,
-        index: s.index,
-        audioUrl: this.ctx.media.url(this.row.baseUrl, `${this.requestId}/${path.basename(s.path)}`, this.row.expiresAt),
-        voiced: s.voiced,
-        startedAt: s.startedAt,
-        endedAt: s.endedAt,
-        begin,
-        finish: Date.now(),
-        lang: this.lang,
-        room: this.req.data.room,
-        passThrough: this.req.data.extra?.passThrough,
-        notApplied: this.audioTypes,
-      };
-      // no audio detector is real yet: every segment is PASS, so only returnAllText delivers it
-      this.noteRisk("PASS");
-      if (this.req.data.returnAllText !== 1) return;
-      if (this.product === "videostream") {
-        await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.audioCallback!, body: videoStreamAudioResult(input), schedule: "videostream" });
-      } else {
-        const body = audioStreamSegmentResult({ ...input, btId: String(this.req.data.btId ?? ""), requestParams: this.requestParams() });
-        await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.callback!, body, schedule: "audiostream" });
-      }
-    });
+    this.audioChain = this.audioChain
+      .then(async () => {
+        if (this.closed) return;
+        const begin = Date.now();
+        const d = this.req.data;
+        const previousText = d.returnPreText === 1 ? this.previousText : undefined;
+        const verdict = await detectAudio(this.ctx.audio, { wavPath: s.path, types: this.audioRiskTypes, businessTypes: this.audioBusinessTypes, lang: this.lang, previousText }, this.ctx.log);
+        this.previousText = verdict.segmentText;
+        if (this.closed) return;
+        this.noteRisk(verdict.riskLevel);
+        if (verdict.riskLevel === "PASS" && d.returnAllText !== 1) return;
+        let preAudioUrl: string | undefined;
+        if (d.returnPreAudio === 1 && verdict.riskLevel === "REJECT" && previous) {
+          const file = path.join(this.dir, `pre${s.index}.wav`);
+          await concatWavs(previous.path, s.path, file);
+          preAudioUrl = this.mediaUrl(file);
+        }
+        const input = { taskId: this.requestId, index: s.index, audioUrl: this.mediaUrl(s.path), verdict, preAudioUrl, startedAt: s.startedAt, endedAt: s.endedAt, begin, finish: Date.now(), room: d.room, passThrough: d.extra?.passThrough };
+        if (this.product === "videostream") {
+          await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.audioCallback!, body: videoStreamAudioResult(input), schedule: "videostream" });
+        } else {
+          const body = audioStreamSegmentResult({ ...input, btId: String(d.btId ?? ""), requestParams: this.requestParams() });
+          await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.callback!, body, schedule: "audiostream" });
+        }
+      })
+      .catch((err) => this.ctx.log(`stream ${this.requestId}: ${(err as Error).stack ?? err}`));
+  }
+
+  private mediaUrl(file: string): string {
+    return this.ctx.media.url(this.row.baseUrl, `${this.requestId}/${path.basename(file)}`, this.row.expiresAt);
   }
 
   private get lang(): "zh" | "en" {
@@ -247,6 +260,7 @@ export class StreamTask {
     this.ended = true;
     this.stopping = true;
     await this.chain;
+    await this.audioChain;
     this.state.endReason = reason;
     if (errorCode) this.state.endErrorCode = errorCode;
     if (this.req.data.returnFinishInfo === 1) {

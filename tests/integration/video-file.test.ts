@@ -81,7 +81,7 @@ for (const backend of storeBackends()) {
     });
 
     test("a plain test pattern with a tone stays PASS for every real detector; audio segments cut at 10 s", async () => {
-      const ack = await svc.post("/video/v4", submit("plain-1", plainVideo, { audioType: "POLITY" }, { detectFrequency: 4, returnAllImg: 1, returnAllAudio: 1 }));
+      const ack = await svc.post("/video/v4", submit("plain-1", plainVideo, { audioType: "POLITY_MOAN" }, { detectFrequency: 4, returnAllImg: 1, returnAllAudio: 1 }));
       assert.equal(ack.code, 1100);
       const res = await waitFor(async () => {
         const q = await svc.post("/video/query/v4", { accessKey: TEST_KEY, btId: "plain-1" });
@@ -94,7 +94,12 @@ for (const backend of storeBackends()) {
         assert.equal(f.riskLabel1, "normal");
       }
       assert.deepEqual(res.audioDetail.map((a: Json) => [a.audioStarttime, Math.round(a.audioEndtime)]), [[0, 10], [10, 12]]);
-      assert.ok(res.auxInfo.notAppliedTypes.includes("POLITY"), "unsupported audio type reported as not applied");
+      assert.ok(res.auxInfo.notAppliedTypes.includes("MOAN"), "an audio type without a real detector is reported as not applied");
+      assert.ok(!res.auxInfo.notAppliedTypes.includes("POLITY"), "POLITY runs on the transcript");
+      for (const a of res.audioDetail) {
+        assert.equal(a.riskLevel, "PASS");
+        assert.equal(a.vadCode, 0, "a tone is not speech");
+      }
       assert.ok(Math.abs(res.auxInfo.time - 12) < 0.2);
       assert.equal((await fetch(res.audioDetail[0].audioUrl)).status, 200);
     });
