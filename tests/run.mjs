@@ -3,7 +3,19 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
-const DEBIAN_PACKAGES = { ffmpeg: "/usr/bin/ffmpeg", chromium: "/usr/bin/chromium", "fonts-noto-cjk": "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", "fonts-dejavu-core": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf" };
+// product: ffmpeg (ffprobe), pocketsphinx + model (speech to text), fpcalc (audio fingerprints);
+// tests only: chromium (Playwright), fonts (rendered text), flite + espeak-ng (test speech)
+const DEBIAN_PACKAGES = {
+  ffmpeg: "/usr/bin/ffmpeg",
+  pocketsphinx: "/usr/bin/pocketsphinx_continuous",
+  "pocketsphinx-en-us": "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict",
+  "libchromaprint-tools": "/usr/bin/fpcalc",
+  chromium: "/usr/bin/chromium",
+  "fonts-noto-cjk": "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+  "fonts-dejavu-core": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+  flite: "/usr/bin/flite",
+  "espeak-ng": "/usr/bin/espeak-ng",
+};
 
 function ensureDebianPackages() {
   const missing = Object.entries(DEBIAN_PACKAGES).filter(([, file]) => !fs.existsSync(file)).map(([pkg]) => pkg);

@@ -93,23 +93,30 @@ async function analyse(ctx: EngineContext, task: TaskRow, req: VideoFileRequest,
 
   const framesJob = plan ? extractFrames(path.join(dir, "source"), plan, dir, { signal, onFrame: (f) => verdicts.push(detectOne(f)) }) : Promise.resolve([]);
   const audioJob = wantAudio ? extractAudioSegments(source, dir, { signal }) : Promise.resolve([] as AudioSegment[]);
-  const [frames, segments] = await Promise.all([framesJob, audioJob]);
+  // audio is detected while frames still are: the detectors use different cores (worker thread vs child processes)
+  const step = req.data.audioDetectStep ?? 0;
+  const audioItemsJob = audioJob.then(async (segments) => {
+    progress.segmentsTotal = segments.length;
+    const items = [];
+    for (const seg of segments) {
+      if (step > 0 && (seg.index - 1) % (step + 1) !== 0) continue;
+      const verdict = await detectAudio(ctx.audio, { wavPath: seg.path, types: audioTypes, businessTypes: audioBusinessTypes, lang }, ctx.log);
+      verdict.notApplied.forEach((t) => notApplied.add(t));
+      items.push(buildAudioItem(task.requestId, seg, ctx.media.url(task.baseUrl, rel(task.requestId, seg.path), expiresAt), verdict));
+      progress.segmentsDone++;
+      emit(ctx, task, "processing", progress);
+    }
+    return items;
+  });
+  // if frame capture fails first, these settle later with nobody awaiting them: keep that from crashing the process
+  audioItemsJob.catch(() => undefined);
+  const frames = await framesJob.catch((err) => {
+    verdicts.forEach((v) => v.catch(() => undefined));
+    throw err;
+  });
   if (plan && frames.length === 0 && info.hasVideo) throw new Unrecognised("no frame could be decoded");
   progress.framesTotal = frames.length;
-  const detected = (await Promise.all(verdicts)).sort((a, b) => a.frame.index - b.frame.index);
-
-  const step = req.data.audioDetectStep ?? 0;
-  progress.segmentsTotal = segments.length;
-  const audioItems = [];
-  for (const seg of segments) {
-    if (step > 0 && (seg.index - 1) % (step + 1) !== 0) continue;
-    const verdict = await detectAudio(ctx.audio, { wavPath: seg.path, types: audioTypes, businessTypes: audioBusinessTypes, lang }, ctx.log);
-    verdict.notApplied.forEach((t) => notApplied.add(t));
-    const url = ctx.media.url(task.baseUrl, rel(task.requestId, seg.path), expiresAt);
-    audioItems.push(buildAudioItem(task.requestId, seg, url, verdict));
-    progress.segmentsDone++;
-    emit(ctx, task, "processing", progress);
-  }
+  const [detected, audioItems] = await Promise.all([Promise.all(verdicts).then((v) => v.sort((a, b) => a.frame.index - b.frame.index)), audioItemsJob]);
 
   const frameItems = detected.map(({ frame, verdict, similarity }) => buildFrameItem(task.requestId, frame, verdict, ctx.media.url(task.baseUrl, rel(task.requestId, frame.path), expiresAt), similarity, imgTypes));
   const audioDuration = info.hasAudio ? (info.durationSec ?? 0) : 0;

@@ -29,14 +29,14 @@ export async function benchHubLatency(o: { clients?: number; callbacks?: number 
       await new Promise<void>((resolve) => s.on("connect", () => s.emit("subscribe", `stream:${requestId}`, () => resolve())));
       s.on("stream:event", (e) => {
         const sent = (e.body as { frameDetail: { auxInfo: { beginProcessTime: number } } }).frameDetail.auxInfo.beginProcessTime;
-        latencies.push(performance.timeOrigin + performance.now() - sent);
+        latencies.push(Date.now() - sent);
         delivered++;
       });
       sockets.push(s);
     }
     const url = `${app.url}/api/receiver/stream/${token}`;
     for (let i = 1; i <= callbacks; i++) {
-      const now = performance.timeOrigin + performance.now();
+      const now = Date.now();
       const body = { code: 1100, message: "Success", requestId: `${requestId}_v${i}`, contentType: 1, statCode: 0, frameDetail: { imgUrl: "http://x/f.jpg", riskLevel: "PASS", riskLabel1: "normal", riskLabel2: "", riskLabel3: "", riskDescription: "Normal", allLabels: [], riskDetail: { riskSource: 1000 }, auxInfo: { beginProcessTime: now, finishProcessTime: now, imgTime: "2026-01-01 00:00:00.000" }, businessLabels: [] } };
       const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "webhook-id": `msg_${i}` }, body: JSON.stringify(body) });
       if (res.status !== 200) throw new Error(`receiver answered ${res.status}: ${await res.text()}`);

@@ -1,0 +1,18 @@
+import { expect, test } from "@playwright/test";
+
+// First-run demo: the built-in sample source is published to the app's own RTMP ingest and moderated.
+test("start the sample stream from the wall, watch frames arrive, close it", async ({ page }) => {
+  test.setTimeout(150_000);
+  await page.goto("/streams");
+  await expect(page.getByTestId("ingest-info")).toContainText("rtmp://");
+  await page.getByTestId("sample-start").click();
+  await expect(page).toHaveURL(/\/streams\/[0-9a-f]{32}$/, { timeout: 60_000 });
+  await expect(page.getByTestId("frame-event").first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId("audio-event").first()).toBeVisible({ timeout: 60_000 });
+  // a second start re-opens the running task instead of starting a duplicate
+  await page.goto("/streams");
+  await expect(page.getByTestId("stream-card").filter({ hasText: "Sample stream" })).toHaveCount(1);
+  await page.getByTestId("stream-card").filter({ hasText: "Sample stream" }).getByTestId("close-stream").click();
+  await page.getByTestId("confirm-close").click();
+  await expect(page.getByTestId("stream-card").filter({ hasText: "Sample stream" }).first()).toHaveAttribute("data-status", "ended", { timeout: 30_000 });
+});
