@@ -1,10 +1,24 @@
 import { and, eq } from "drizzle-orm";
+import type { z } from "zod";
 import type { RiskLevel } from "../../lib/dashboard-api";
 import type { FileProgressEvent } from "../../lib/events";
 import { VideoFileCallback } from "../../lib/contract/video";
 import { describeZodError } from "../../lib/contract/errors";
 import type { Db } from "../store/db";
 import { dashboardFiles, receivedCallbacks } from "../store/schema";
+
+/** Raw body → JSON → contract schema; a 400 answer naming the problem otherwise. */
+export function parseCallback(schema: z.ZodType, raw: string): { ok: true; json: unknown; data: unknown } | { ok: false; answer: ReceiverAnswer } {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { ok: false, answer: { status: 400, body: { ok: false, error: "malformed JSON" } } };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) return { ok: false, answer: { status: 400, body: { ok: false, error: describeZodError(parsed.error) } } };
+  return { ok: true, json, data: parsed.data };
+}
 
 export interface ReceiverAnswer {
   status: number;
@@ -18,14 +32,9 @@ export interface ReceiverAnswer {
 export async function receiveFileCallback(deps: { db: Db; publish: (e: FileProgressEvent) => void }, tokenHash: string, raw: string, deliveryId: string | null): Promise<ReceiverAnswer> {
   const [file] = await deps.db.select().from(dashboardFiles).where(eq(dashboardFiles.receiverToken, tokenHash)).limit(1);
   if (!file) return { status: 404, body: { ok: false, error: "unknown receiver" } };
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return { status: 400, body: { ok: false, error: "malformed JSON" } };
-  }
-  const parsed = VideoFileCallback.safeParse(json);
-  if (!parsed.success) return { status: 400, body: { ok: false, error: describeZodError(parsed.error) } };
+  const parsed = parseCallback(VideoFileCallback, raw);
+  if (!parsed.ok) return parsed.answer;
+  const json = parsed.json;
   const body = parsed.data as { requestId: string; code: number; riskLevel?: RiskLevel };
   if (body.requestId !== file.requestId) return { status: 400, body: { ok: false, error: "requestId does not match this receiver" } };
   if (deliveryId) {

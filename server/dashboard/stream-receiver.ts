@@ -1,10 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
-import { describeZodError } from "../../lib/contract/errors";
 import { VideoStreamCallback } from "../../lib/contract/videostream-callbacks";
 import { AudioStreamCallback } from "../../lib/contract/audiostream-callbacks";
 import type { StreamEvent } from "../../lib/dashboard-api";
 import { dashboardStreams, receivedCallbacks } from "../store/schema";
-import type { ReceiverAnswer } from "./receiver";
+import { parseCallback, type ReceiverAnswer } from "./receiver";
 import { toSummary, type StreamsDeps } from "./streams";
 
 const RANK: Record<string, number> = { PASS: 0, REVIEW: 1, REJECT: 2 };
@@ -16,15 +15,9 @@ const RANK: Record<string, number> = { PASS: 0, REVIEW: 1, REJECT: 2 };
 export async function receiveStreamCallback(d: Pick<StreamsDeps, "db" | "publishEvent" | "publishSummary">, tokenHash: string, raw: string, deliveryId: string | null): Promise<ReceiverAnswer> {
   const [stream] = await d.db.select().from(dashboardStreams).where(eq(dashboardStreams.receiverToken, tokenHash)).limit(1);
   if (!stream) return { status: 404, body: { ok: false, error: "unknown receiver" } };
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return { status: 400, body: { ok: false, error: "malformed JSON" } };
-  }
-  const parsed = (stream.kind === "video" ? VideoStreamCallback : AudioStreamCallback).safeParse(json);
-  if (!parsed.success) return { status: 400, body: { ok: false, error: describeZodError(parsed.error) } };
-  const body = json as Record<string, unknown>;
+  const parsed = parseCallback(stream.kind === "video" ? VideoStreamCallback : AudioStreamCallback, raw);
+  if (!parsed.ok) return parsed.answer;
+  const body = parsed.json as Record<string, unknown>;
   const rid = String(body.requestId ?? "");
   if (rid !== stream.requestId && !rid.startsWith(`${stream.requestId}_`)) return { status: 400, body: { ok: false, error: "requestId does not belong to this stream" } };
   if (deliveryId) {
