@@ -1,30 +1,18 @@
 "use client";
 
-import Link from "next/link";
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useState } from "react";
 import type { CaptureMode } from "@/lib/dashboard-api";
+import { typeSupport } from "@/components/capabilities/match";
 import { useCapabilitiesQuery } from "@/components/hooks/queries/useCapabilitiesQuery";
 import { useSubmitFileMutation } from "@/components/hooks/queries/useSubmitFileMutation";
-import { supportOf } from "@/components/capabilities/match";
+import { useCheckedSubmit } from "@/components/hooks/useCheckedSubmit";
+import TypeChecklist from "@/components/shared/TypeChecklist";
+import { useSupportedChoice } from "@/components/shared/type-choice";
 import ErrorNote from "@/components/ui/ErrorNote";
-import TypeChecklist from "./TypeChecklist";
+import { Field, inputCls, SubmitArea, TitleField, Toggle } from "@/components/ui/form";
 import {
   buildSubmitInput, CAPTURE_MODES, FORM_AUDIO_TYPES, FORM_IMG_TYPES, INITIAL_FORM, toggleAudioType, type FileFormState,
 } from "./form-model";
-
-const inputCls =
-  "w-full rounded border border-surface-line bg-surface-sunken px-2 py-1.5 text-sm text-zinc-100 placeholder:text-zinc-600 focus:border-sky-500 focus:outline-none";
-
-function Field({ label, htmlFor, children, className = "" }: { label: string; htmlFor: string; children: ReactNode; className?: string }) {
-  return (
-    <div className={`min-w-0 ${className}`}>
-      <label htmlFor={htmlFor} className="mb-1 block text-[11px] font-semibold uppercase tracking-wider text-zinc-400">
-        {label}
-      </label>
-      {children}
-    </div>
-  );
-}
 
 function CaptureParams({ state, set }: { state: FileFormState; set: (patch: Partial<FileFormState>) => void }) {
   switch (state.captureMode) {
@@ -56,46 +44,23 @@ function CaptureParams({ state, set }: { state: FileFormState; set: (patch: Part
   }
 }
 
-function Toggle({ label, checked, onChange }: { label: string; checked: boolean; onChange: (v: boolean) => void }) {
-  return (
-    <label className="flex cursor-pointer items-center gap-2 text-xs text-zinc-300">
-      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} className="h-3.5 w-3.5 accent-sky-500" />
-      {label}
-    </label>
-  );
-}
-
 export default function FileSubmitForm() {
   const capsQuery = useCapabilitiesQuery();
   const caps = capsQuery.data?.capabilities;
   const submit = useSubmitFileMutation();
   const [state, setState] = useState<FileFormState>(INITIAL_FORM);
-  // null until the reviewer touches the image types: until then every supported type is ticked.
-  const [imgChoice, setImgChoice] = useState<string[] | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  // Every supported image type is ticked until the reviewer touches the choice.
+  const img = useSupportedChoice(caps, "img", FORM_IMG_TYPES);
 
   const set = (patch: Partial<FileFormState>) => setState((s) => ({ ...s, ...patch }));
-  const defaultImg = FORM_IMG_TYPES.filter((t) => supportOf(caps, "img", t).supported === true);
-  const imgSelected = imgChoice ?? defaultImg;
-  const toggleImg = (type: string) =>
-    setImgChoice((cur) => {
-      const base = cur ?? defaultImg;
-      return base.includes(type) ? base.filter((t) => t !== type) : [...base, type];
-    });
-
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    submit.reset();
-    const usable = imgSelected.filter((t) => supportOf(caps, "img", t).supported !== false);
-    const audio = state.audioTypes.filter((t) => t === "NONE" || supportOf(caps, "audio", t).supported !== false);
-    const built = buildSubmitInput({ ...state, audioTypes: audio }, usable);
-    if (built.error !== undefined) {
-      setFormError(built.error);
-      return;
-    }
-    setFormError(null);
-    submit.mutate(built.input, { onSuccess: () => set({ url: "", title: "" }) });
-  }
+  const { formError, onSubmit } = useCheckedSubmit(
+    submit,
+    () => {
+      const audio = state.audioTypes.filter((t) => typeSupport(caps, "audio", t).supported !== false);
+      return buildSubmitInput({ ...state, audioTypes: audio }, img.usable());
+    },
+    () => set({ url: "", title: "" }),
+  );
 
   return (
     <form data-testid="file-form" data-capabilities={capsQuery.status} onSubmit={onSubmit} noValidate className="space-y-3 p-3">
@@ -103,9 +68,7 @@ export default function FileSubmitForm() {
         <Field label="Video URL" htmlFor="f-url" className="min-w-72 flex-[3]">
           <input id="f-url" type="url" required className={inputCls} placeholder="https://cdn.example/video.mp4" value={state.url} onChange={(e) => set({ url: e.target.value })} />
         </Field>
-        <Field label="Title" htmlFor="f-title" className="min-w-40 flex-1">
-          <input id="f-title" className={inputCls} maxLength={128} placeholder="optional" value={state.title} onChange={(e) => set({ title: e.target.value })} />
-        </Field>
+        <TitleField id="f-title" value={state.title} onChange={(title) => set({ title })} />
       </div>
 
       <div className="flex flex-wrap items-end gap-3">
@@ -123,11 +86,11 @@ export default function FileSubmitForm() {
       </div>
 
       <div className="grid gap-3 lg:grid-cols-2">
-        <TypeChecklist legend="Image types" name="imgType" kind="img" types={FORM_IMG_TYPES} selected={imgSelected} caps={caps} onToggle={toggleImg} />
+        <TypeChecklist legend="Image types" name="imgType" group="img" types={FORM_IMG_TYPES} selected={img.selected} caps={caps} onToggle={img.toggle} />
         <TypeChecklist
           legend="Audio types"
           name="audioType"
-          kind="audio"
+          group="audio"
           types={FORM_AUDIO_TYPES}
           selected={state.audioTypes}
           caps={caps}
@@ -138,30 +101,15 @@ export default function FileSubmitForm() {
       <div className="flex flex-wrap items-center gap-x-5 gap-y-2 border-t border-surface-line pt-3">
         <Toggle label="Return all frames" checked={state.returnAllImg} onChange={(v) => set({ returnAllImg: v })} />
         <Toggle label="Return all audio" checked={state.returnAllAudio} onChange={(v) => set({ returnAllAudio: v })} />
-        <div className="ml-auto flex items-center gap-3">
-          {submit.isSuccess && (
-            <span data-testid="submit-ok" className="text-xs text-zinc-400">
-              Submitted{" "}
-              <Link className="font-mono text-sky-300 hover:underline" href={`/files/${encodeURIComponent(submit.data.btId)}`}>
-                {submit.data.btId}
-              </Link>
-            </span>
-          )}
-          <button
-            type="submit"
-            disabled={submit.isPending}
-            className="rounded bg-sky-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-sky-500 disabled:cursor-wait disabled:opacity-60"
-          >
-            {submit.isPending ? "Submitting…" : "Submit"}
-          </button>
-        </div>
+        <SubmitArea
+          pending={submit.isPending}
+          label="Submit"
+          pendingLabel="Submitting…"
+          created={submit.isSuccess ? { testId: "submit-ok", verb: "Submitted", href: `/files/${encodeURIComponent(submit.data.btId)}`, id: submit.data.btId } : undefined}
+        />
       </div>
 
-      {formError !== null && (
-        <p role="alert" data-testid="form-error" className="rounded border border-risk-reject/40 bg-risk-reject/10 px-3 py-2 text-xs text-red-200">
-          {formError}
-        </p>
-      )}
+      {formError !== null && <ErrorNote testId="form-error" error={formError} />}
       {submit.isError && <ErrorNote testId="form-error" prefix="Rejected:" error={submit.error} />}
     </form>
   );

@@ -5,23 +5,6 @@ export const FORM_IMG_TYPES: readonly string[] = IMG_TYPES;
 /** Audio detection types offered by the form, NONE first (the default: no audio moderation). */
 export const FORM_AUDIO_TYPES: readonly string[] = ["NONE", ...AUDIO_TYPES.filter((t) => t !== "NONE")];
 
-export const TYPE_HINTS: Readonly<Record<string, string>> = {
-  POLITY: "politics",
-  EROTIC: "porn & sexy",
-  VIOLENT: "violence & prohibited",
-  QRCODE: "QR codes",
-  ADVERT: "ads",
-  IMGTEXTRISK: "text in image",
-  BAN: "prohibited",
-  DIRTY: "abuse",
-  ADLAW: "advertising law",
-  MOAN: "moaning",
-  AUDIOPOLITICAL: "leader voiceprint",
-  ANTHEN: "national anthem",
-  BANEDAUDIO: "banned songs",
-  NONE: "no audio detection",
-};
-
 export const CAPTURE_MODES: ReadonlyArray<{ value: CaptureMode; label: string }> = [
   { value: "detectFrequency", label: "Every N seconds" },
   { value: "checkFrameCount", label: "Fixed frame count" },

@@ -1,21 +1,15 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
+import { useModalDialog } from "@/components/hooks/useModalDialog";
 import { useCloseStreamMutation } from "@/components/hooks/queries/useStreamMutations";
 import ErrorNote from "@/components/ui/ErrorNote";
 
 /** "Close" with a confirmation dialog: stops the pull at once; the end marker follows live. */
 export default function CloseStreamButton({ requestId, name, size = "sm" }: { requestId: string; name: string; size?: "sm" | "md" }) {
   const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const close = useCloseStreamMutation(requestId);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   const confirm = () => close.mutate(undefined, { onSuccess: () => setOpen(false) });
   const pad = size === "md" ? "px-3 py-1.5 text-sm" : "px-2.5 py-1 text-xs";

@@ -1,17 +1,18 @@
 "use client";
 
 import Link from "next/link";
-import { useState, type FormEvent } from "react";
 import type { StreamKind } from "@/lib/dashboard-api";
 import { useCapabilitiesQuery } from "@/components/hooks/queries/useCapabilitiesQuery";
 import { DUPLICATE_STREAM, StreamStartError, useStartStreamMutation } from "@/components/hooks/queries/useStreamMutations";
+import { useCheckedSubmit } from "@/components/hooks/useCheckedSubmit";
+import TypeChecklist from "@/components/shared/TypeChecklist";
+import { toggleIn, useSupportedChoice } from "@/components/shared/type-choice";
 import ErrorNote from "@/components/ui/ErrorNote";
-import { Field, inputCls, Toggle } from "./form-bits";
+import { Field, inputCls, SubmitArea, TitleField, Toggle } from "@/components/ui/form";
 import {
-  audioEnabled, AUDIO_STREAM_TYPES, buildStreamInput, FORM_IMG_TYPES, STREAM_URL_HINT, toggleAudioType, toggleIn, VIDEO_AUDIO_TYPES,
+  audioEnabled, AUDIO_STREAM_TYPES, buildStreamInput, FORM_IMG_TYPES, STREAM_URL_HINT, toggleAudioType, VIDEO_AUDIO_TYPES,
   type StreamFormState,
 } from "./form-model";
-import TypeChoice, { streamSupport } from "./TypeChoice";
 
 const KINDS: ReadonlyArray<{ value: StreamKind; label: string }> = [
   { value: "video", label: "Video stream" },
@@ -54,27 +55,10 @@ export default function StreamStartForm({ state, set }: { state: StreamFormState
   const capsQuery = useCapabilitiesQuery();
   const caps = capsQuery.data?.capabilities;
   const start = useStartStreamMutation();
-  // null until the moderator touches the image types: until then every supported type is ticked.
-  const [imgChoice, setImgChoice] = useState<string[] | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  // Every supported image type is ticked until the moderator touches the choice.
+  const img = useSupportedChoice(caps, "img", FORM_IMG_TYPES);
   const video = state.kind === "video";
-
-  const defaultImg = FORM_IMG_TYPES.filter((t) => streamSupport(caps, "img", t).supported === true);
-  const imgSelected = imgChoice ?? defaultImg;
-  const toggleImg = (type: string) => setImgChoice((cur) => toggleIn(cur ?? defaultImg, type));
-
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    start.reset();
-    const usable = imgSelected.filter((t) => streamSupport(caps, "img", t).supported !== false);
-    const built = buildStreamInput(state, usable);
-    if (built.error !== undefined) {
-      setFormError(built.error);
-      return;
-    }
-    setFormError(null);
-    start.mutate(built.input, { onSuccess: () => set({ url: "", title: "" }) });
-  }
+  const { formError, onSubmit } = useCheckedSubmit(start, () => buildStreamInput(state, img.usable()), () => set({ url: "", title: "" }));
 
   return (
     <form data-testid="stream-form" data-kind={state.kind} data-capabilities={capsQuery.status} onSubmit={onSubmit} noValidate className="space-y-3 p-3">
@@ -83,9 +67,7 @@ export default function StreamStartForm({ state, set }: { state: StreamFormState
         <Field label="Stream URL" htmlFor="s-url" className="min-w-72 flex-[3]" hint={STREAM_URL_HINT}>
           <input id="s-url" type="url" required className={inputCls} placeholder="rtmp://live.example/app/stream" value={state.url} onChange={(e) => set({ url: e.target.value })} />
         </Field>
-        <Field label="Title" htmlFor="s-title" className="min-w-40 flex-1">
-          <input id="s-title" className={inputCls} maxLength={128} placeholder="optional" value={state.title} onChange={(e) => set({ title: e.target.value })} />
-        </Field>
+        <TitleField id="s-title" value={state.title} onChange={(title) => set({ title })} />
       </div>
 
       {video ? (
@@ -93,8 +75,8 @@ export default function StreamStartForm({ state, set }: { state: StreamFormState
           <Field label="Capture every (s)" htmlFor="s-interval" hint="1–60 seconds between captured frames">
             <input id="s-interval" type="number" min={1} max={60} step={1} className={inputCls} value={state.interval} onChange={(e) => set({ interval: e.target.value })} />
           </Field>
-          <TypeChoice legend="Image types" name="imgType" group="img" types={FORM_IMG_TYPES} selected={imgSelected} caps={caps} onToggle={toggleImg} />
-          <TypeChoice
+          <TypeChecklist legend="Image types" name="imgType" group="img" types={FORM_IMG_TYPES} selected={img.selected} caps={caps} onToggle={img.toggle} />
+          <TypeChecklist
             legend="Audio types"
             name="audioType"
             group="audio"
@@ -106,7 +88,7 @@ export default function StreamStartForm({ state, set }: { state: StreamFormState
           />
         </div>
       ) : (
-        <TypeChoice
+        <TypeChecklist
           legend="Audio types"
           name="audioType"
           group="audiostream"
@@ -132,26 +114,15 @@ export default function StreamStartForm({ state, set }: { state: StreamFormState
             <input id="s-astep" type="number" min={1} max={36} step={1} className={inputCls} placeholder="all" value={state.audioDetectStep} onChange={(e) => set({ audioDetectStep: e.target.value })} />
           </Field>
         )}
-        <div className="ml-auto flex items-center gap-3">
-          {start.isSuccess && (
-            <span data-testid="start-ok" className="text-xs text-zinc-400">
-              Started{" "}
-              <Link className="font-mono text-sky-300 hover:underline" href={`/streams/${encodeURIComponent(start.data.requestId)}`}>
-                {start.data.requestId}
-              </Link>
-            </span>
-          )}
-          <button type="submit" disabled={start.isPending} className="rounded bg-sky-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-sky-500 disabled:cursor-wait disabled:opacity-60">
-            {start.isPending ? "Starting…" : "Start moderating"}
-          </button>
-        </div>
+        <SubmitArea
+          pending={start.isPending}
+          label="Start moderating"
+          pendingLabel="Starting…"
+          created={start.isSuccess ? { testId: "start-ok", verb: "Started", href: `/streams/${encodeURIComponent(start.data.requestId)}`, id: start.data.requestId } : undefined}
+        />
       </div>
 
-      {formError !== null && (
-        <p role="alert" data-testid="start-error" className="rounded border border-risk-reject/40 bg-risk-reject/10 px-3 py-2 text-xs text-red-200">
-          {formError}
-        </p>
-      )}
+      {formError !== null && <ErrorNote testId="start-error" error={formError} />}
       <StartFeedback mutation={start} />
     </form>
   );

@@ -1,21 +1,13 @@
 // The "Start a stream" form: state, defaults and validation into the POST /api/streams body.
 import type { StreamKind, StreamStartInput } from "@/lib/dashboard-api";
 import { AUDIOSTREAM_TYPES } from "@/lib/contract/taxonomy";
-import { FORM_AUDIO_TYPES, TYPE_HINTS } from "@/components/files/form-model";
+import { FORM_AUDIO_TYPES } from "@/components/files/form-model";
 
 export { FORM_IMG_TYPES, toggleAudioType } from "@/components/files/form-model";
 /** Video streams: audioType values, NONE first (frames only). */
 export const VIDEO_AUDIO_TYPES: readonly string[] = FORM_AUDIO_TYPES;
 /** Audio streams: the `type` values (no NONE: an audio stream without audio detection means nothing). */
 export const AUDIO_STREAM_TYPES: readonly string[] = AUDIOSTREAM_TYPES;
-
-export const STREAM_TYPE_HINTS: Readonly<Record<string, string>> = {
-  ...TYPE_HINTS,
-  SING: "singing",
-  MINOR: "minor voice",
-  COPYRIGHTSONGS: "copyrighted songs",
-  VOICE: "voice attributes",
-};
 
 export const STREAM_URL_HINT = "rtmp(s)://…, http(s)://….flv or ….m3u8";
 
@@ -48,11 +40,6 @@ export const INITIAL_STREAM_FORM: StreamFormState = {
   detectStep: "",
   audioDetectStep: "",
 };
-
-/** A plain toggle in a list (audio stream types have no exclusive NONE). */
-export function toggleIn(list: readonly string[], type: string): string[] {
-  return list.includes(type) ? list.filter((t) => t !== type) : [...list, type];
-}
 
 function wholeNumber(s: string): number | null {
   const t = s.trim();

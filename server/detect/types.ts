@@ -13,7 +13,18 @@ export interface DetectPoolOptions {
   dataDir: string;
   /** a job running longer than this kills its worker (restarted) and rejects; default 60 000 */
   jobTimeoutMs?: number;
+  /**
+   * Face gallery folder (see gallery.ts): PUBLICFIGURE / TAINTEDSTAR / POLITY match faces against it. Workers
+   * re-read it when it changes. Default none: those types are reported unsupported / not applied.
+   */
+  galleryDir?: string;
+  /** Prohibited-image hash bank folder (see hash-bank.ts). Default none: no bank matching. */
+  hashBankDir?: string;
+  /** Load only these engines (default all): a faces-only pool starts faster and uses less memory. */
+  engines?: EngineName[];
 }
+
+export type EngineName = "qrcode" | "ocr" | "nsfw" | "faces" | "objects" | "hash";
 
 export interface FrameInput {
   /**
@@ -63,10 +74,78 @@ export interface OcrText {
   riskSegments?: RiskSegment[];
 }
 
+export interface DetectedFace {
+  id: string;
+  /** gallery entry this face matched, else "" */
+  name: string;
+  /** [x1, y1, x2, y2] in pixels of the submitted frame */
+  location: [number, number, number, number];
+  probability: number;
+  /** face box area / frame area */
+  face_ratio: number;
+}
+
+export interface DetectedPerson {
+  id: string;
+  location: [number, number, number, number];
+  probability: number;
+  /** person box area / frame area */
+  person_ratio: number;
+}
+
+/** Why a frame matched the prohibited-image hash bank (not a vendor field). */
+export interface HashMatch {
+  list: string;
+  entry: string;
+  /** Hamming distance of the 64-bit pHashes */
+  distance: number;
+  /** true when the match needed the frame's uniform borders cut off */
+  trimmed?: boolean;
+}
+
+/** A face that matched a gallery entry (not a vendor field). */
+export interface GalleryMatch {
+  list: string;
+  entry: string;
+  /** cosine similarity of the face embeddings */
+  similarity: number;
+}
+
 export interface ImgRiskDetail {
   riskSource: ImgRiskSource;
+  /** faces found (≤ 10, largest first) when the face engine ran */
+  faces?: DetectedFace[];
+  face_num?: number;
+  /** persons found (≤ 10) when the object engine ran */
+  persons?: DetectedPerson[];
+  person_num?: number;
   objects?: DetectedObject[];
   ocrText?: OcrText;
+  /** extension: the bank entry behind a `prohibited:jinjitupian:*` label */
+  hashMatch?: HashMatch;
+}
+
+export interface BusinessDetail {
+  faces?: DetectedFace[];
+  face_num?: number;
+  persons?: DetectedPerson[];
+  person_num?: number;
+  objects?: DetectedObject[];
+  /** extension: AGE / MINOR, the estimated age in years */
+  age?: number;
+  /** extension: PUBLICFIGURE / TAINTEDSTAR, the gallery entry matched */
+  match?: GalleryMatch;
+}
+
+export interface BusinessLabel {
+  businessLabel1: string;
+  businessLabel2: string;
+  businessLabel3: string;
+  businessDescription: string;
+  probability: number;
+  /** 0 low, 1 medium, 2 high */
+  confidenceLevel: 0 | 1 | 2;
+  businessDetail: BusinessDetail;
 }
 
 export interface RiskCore {
@@ -85,12 +164,13 @@ export interface FrameLabel extends RiskCore {
 export interface FrameVerdict extends RiskCore {
   riskDetail: ImgRiskDetail;
   allLabels: FrameLabel[];
-  businessLabels: never[];
+  /** one label per requested imgBusinessType finding (faces, attributes, gallery matches, objects) */
+  businessLabels: BusinessLabel[];
   imgText?: string;
   qrContent?: string;
   applied: string[];
   notApplied: string[];
-  /** per engine ("decode", "qrcode", "ocr", "nsfw"), wall-clock ms inside the worker */
+  /** per engine ("decode", "qrcode", "ocr", "nsfw", "faces", "objects", "hash"), wall-clock ms inside the worker */
   timingsMs: Record<string, number>;
   /** raw model scores per engine, e.g. scores.nsfw = { Neutral: 0.9, Porn: 0.01, … } (not part of the vendor contract) */
   scores?: Record<string, Record<string, number>>;
@@ -119,4 +199,16 @@ export interface DetectPool {
   stats(): DetectPoolStats;
   /** rejects queued and running jobs with PoolClosedError and terminates the workers */
   close(): Promise<void>;
+  /** the embedding of the largest face in an image (for gallery.add); null when no face reaches the threshold */
+  embedLargestFace?(image: Uint8Array): Promise<FaceEmbedding | null>;
+}
+
+export interface FaceEmbedding {
+  /** faces found in the image at or above the face threshold */
+  faces: number;
+  /** faceres descriptor of the largest face (1024 numbers) */
+  embedding: number[];
+  location: [number, number, number, number];
+  probability: number;
+  age?: number;
 }

@@ -1,6 +1,7 @@
 import { formatMediaTime } from "@/components/ui/format";
 import { asRiskLevel, riskStyles } from "@/components/ui/risk";
-import { extraDescription, frameOcr, frameQr, labelName, labelSlugs } from "./frame-info";
+import FrameEvidence from "@/components/shared/FrameEvidence";
+import { extraDescription, labelName, labelSlugs } from "./frame-info";
 import type { FrameDetail } from "./types";
 
 /** One captured frame: thumbnail with a risk-coloured frame, time, top label and the evidence in short. */
@@ -8,8 +9,6 @@ export default function FrameCard({ frame, onOpen }: { frame: FrameDetail; onOpe
   const level = asRiskLevel(frame.riskLevel);
   const style = riskStyles[level];
   const risky = level !== "PASS";
-  const ocr = frameOcr(frame);
-  const qr = frameQr(frame);
   return (
     <li
       data-testid="frame-card"
@@ -25,14 +24,7 @@ export default function FrameCard({ frame, onOpen }: { frame: FrameDetail; onOpe
         <div className="space-y-1 p-2 text-xs">
           <div className={`truncate font-semibold ${style.text}`} title={labelName(frame)}>{labelName(frame)}</div>
           <div className="truncate text-[11px] text-zinc-500" title={frame.riskDescription}>{extraDescription(frame) || <span className="font-mono">{labelSlugs(frame)}</span>}</div>
-          {qr.map((q) => (
-            <div key={q} data-testid="qr-content" className="truncate font-mono text-[11px] text-sky-300" title={q}>QR: {q}</div>
-          ))}
-          {ocr && (
-            <div data-testid="ocr-text" className="line-clamp-2 text-[11px] text-zinc-300" title={ocr.text}>
-              <span className="text-zinc-500">OCR: </span>{ocr.text}
-            </div>
-          )}
+          <FrameEvidence frame={frame} />
         </div>
       </button>
     </li>

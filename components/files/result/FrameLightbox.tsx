@@ -1,7 +1,8 @@
 "use client";
 
-import { useEffect, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from "react";
+import type { KeyboardEvent, MouseEvent, ReactNode } from "react";
 import { RISK_SOURCE_MEANING, type RiskSource } from "@/lib/contract/taxonomy";
+import { useModalDialog } from "@/components/hooks/useModalDialog";
 import RiskBadge from "@/components/ui/RiskBadge";
 import { formatMediaTime, formatPercent } from "@/components/ui/format";
 import { asRiskLevel, riskStyles } from "@/components/ui/risk";
@@ -93,15 +94,8 @@ function FrameBody({ frame }: { frame: FrameDetail }) {
 
 /** Modal view of one frame with every label and its evidence; ←/→ step through frames, Esc closes. */
 export default function FrameLightbox({ frames, index, onIndex }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
   const frame = index === null ? undefined : frames[index];
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (frame && !dialog.open) dialog.showModal();
-    if (!frame && dialog.open) dialog.close();
-  }, [frame]);
+  const ref = useModalDialog(frame !== undefined);
 
   const step = (delta: number) => {
     if (index === null || frames.length === 0) return;

@@ -2,12 +2,11 @@
 
 import { useState } from "react";
 import type { RiskLevel } from "@/lib/dashboard-api";
-import { asRiskLevel, riskStyles } from "@/components/ui/risk";
+import LevelChips, { countLevels } from "@/components/shared/LevelChips";
+import { asRiskLevel } from "@/components/ui/risk";
 import FrameCard from "./FrameCard";
 import FrameLightbox from "./FrameLightbox";
 import type { FrameDetail } from "./types";
-
-const LEVELS: RiskLevel[] = ["REJECT", "REVIEW", "PASS"];
 
 /** Captured frames in time order; a click opens the lightbox, the chips filter by level. */
 export default function FrameStrip({ frames }: { frames: FrameDetail[] }) {
@@ -15,27 +14,14 @@ export default function FrameStrip({ frames }: { frames: FrameDetail[] }) {
   const [open, setOpen] = useState<number | null>(null);
   const sorted = [...frames].sort((a, b) => a.time - b.time);
   const visible = sorted.filter((f) => !hidden.includes(asRiskLevel(f.riskLevel)));
-  const counts = Object.fromEntries(LEVELS.map((l) => [l, sorted.filter((f) => asRiskLevel(f.riskLevel) === l).length])) as Record<RiskLevel, number>;
+  const counts = countLevels(sorted.map((f) => asRiskLevel(f.riskLevel)));
 
   if (frames.length === 0) return <p className="p-3 text-xs text-zinc-500">No frames returned (only risky frames are returned unless “Return all frames” was set).</p>;
 
   return (
     <div className="p-3">
       <div className="mb-2 flex items-center gap-2 text-xs">
-        {LEVELS.filter((l) => counts[l] > 0).map((l) => {
-          const on = !hidden.includes(l);
-          return (
-            <button
-              key={l}
-              type="button"
-              aria-pressed={on}
-              onClick={() => setHidden((h) => (on ? [...h, l] : h.filter((x) => x !== l)))}
-              className={`rounded border px-2 py-0.5 ${on ? `${riskStyles[l].border} ${riskStyles[l].text}` : "border-surface-line text-zinc-600"}`}
-            >
-              {l} · {counts[l]}
-            </button>
-          );
-        })}
+        <LevelChips counts={counts} hidden={hidden} setHidden={setHidden} />
         <span className="ml-auto text-zinc-500">click a frame for labels, OCR and QR detail</span>
       </div>
       <ul data-testid="frame-strip" className="flex gap-3 overflow-x-auto pb-2">

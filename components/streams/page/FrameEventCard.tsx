@@ -1,4 +1,5 @@
-import { extraDescription, frameOcr, frameQr, labelName, labelSlugs } from "@/components/files/result/frame-info";
+import { extraDescription, labelName, labelSlugs } from "@/components/files/result/frame-info";
+import FrameEvidence from "@/components/shared/FrameEvidence";
 import { riskStyles } from "@/components/ui/risk";
 import type { FailedView, FrameView } from "./event-view";
 
@@ -9,8 +10,6 @@ export function FrameEventCard({ frame, onOpen }: { frame: FrameView; onOpen: ()
   // An undetected frame's PASS says nothing: show it neutral, not as "Normal".
   const frameCls = frame.skipped ? "border-zinc-700" : `${style.border} ${risky ? `ring-2 ${style.ring}` : ""}`;
   const d = frame.detail;
-  const ocr = frameOcr(d);
-  const qr = frameQr(d);
   return (
     <li
       data-testid="frame-event"
@@ -43,14 +42,7 @@ export function FrameEventCard({ frame, onOpen }: { frame: FrameView; onOpen: ()
             <div className="truncate text-[11px] text-zinc-500" title={d.riskDescription}>{extraDescription(d) || <span className="font-mono">{labelSlugs(d)}</span>}</div>
           )}
           {frame.dedup && <div className="text-[11px] text-zinc-500">same as a previous frame</div>}
-          {qr.map((q) => (
-            <div key={q} data-testid="qr-content" className="truncate font-mono text-[11px] text-sky-300" title={q}>QR: {q}</div>
-          ))}
-          {ocr && (
-            <div data-testid="ocr-text" className="line-clamp-2 text-[11px] text-zinc-300" title={ocr.text}>
-              <span className="text-zinc-500">OCR: </span>{ocr.text}
-            </div>
-          )}
+          <FrameEvidence frame={d} />
         </div>
       </button>
     </li>

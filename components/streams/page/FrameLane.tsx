@@ -3,11 +3,10 @@
 import { useMemo, useState } from "react";
 import type { RiskLevel } from "@/lib/dashboard-api";
 import FrameLightbox from "@/components/files/result/FrameLightbox";
-import { riskStyles } from "@/components/ui/risk";
+import LevelChips, { countLevels } from "@/components/shared/LevelChips";
 import type { FailedView, FrameView } from "./event-view";
 import { FailedEventTile, FrameEventCard } from "./FrameEventCard";
 
-const LEVELS: RiskLevel[] = ["REJECT", "REVIEW", "PASS"];
 /** Thumbnails rendered at first; a long stream keeps thousands of frames in memory, not in the DOM. */
 const PAGE = 60;
 
@@ -21,11 +20,7 @@ export default function FrameLane({ frames }: { frames: Array<FrameView | Failed
   // The lightbox walks oldest → newest so indices stay put while new frames arrive.
   const chronological = useMemo(() => [...results].reverse(), [results]);
   const details = useMemo(() => chronological.map((f) => f.detail), [chronological]);
-  const counts = useMemo(() => {
-    const c: Record<RiskLevel, number> = { PASS: 0, REVIEW: 0, REJECT: 0 };
-    for (const f of results) c[f.level] += 1;
-    return c;
-  }, [results]);
+  const counts = useMemo(() => countLevels(results.map((f) => f.level)), [results]);
 
   const visible = frames.filter((f) => f.kind === "failed" || !hidden.includes(f.level));
   const shown = visible.slice(0, limit);
@@ -34,20 +29,7 @@ export default function FrameLane({ frames }: { frames: Array<FrameView | Failed
   return (
     <div data-testid="frame-lane" className="p-3">
       <div className="mb-2 flex flex-wrap items-center gap-2 text-xs">
-        {LEVELS.filter((l) => counts[l] > 0).map((l) => {
-          const on = !hidden.includes(l);
-          return (
-            <button
-              key={l}
-              type="button"
-              aria-pressed={on}
-              onClick={() => setHidden((h) => (on ? [...h, l] : h.filter((x) => x !== l)))}
-              className={`rounded border px-2 py-0.5 ${on ? `${riskStyles[l].border} ${riskStyles[l].text}` : "border-surface-line text-zinc-600"}`}
-            >
-              {l} · {counts[l]}
-            </button>
-          );
-        })}
+        <LevelChips counts={counts} hidden={hidden} setHidden={setHidden} />
         <span className="ml-auto text-zinc-500">newest first · click a frame for labels, OCR and QR</span>
       </div>
       {frames.length === 0 ? (

@@ -1,53 +1,59 @@
 "use client";
 
 import type { Capability } from "@/components/hooks/queries/useCapabilitiesQuery";
-import { supportOf, type SupportState } from "@/components/capabilities/match";
-import { STREAM_TYPE_HINTS } from "./form-model";
+import { typeSupport, type TypeGroup } from "@/components/capabilities/match";
 
-/** Which capability list a checklist consults: frames, video-stream audio, or audio-stream `type`. */
-export type StreamTypeGroup = "img" | "audio" | "audiostream";
-
-/** Support of one type; audio-stream types live in their own capability group. */
-export function streamSupport(caps: Capability[] | undefined, group: StreamTypeGroup, type: string): SupportState {
-  if (type === "NONE") return { supported: true };
-  if (group !== "audiostream") return supportOf(caps, group, type);
-  if (caps === undefined) return { supported: undefined };
-  const ofGroup = caps.filter((c) => c.group.toLowerCase() === "audiostreamtype");
-  if (ofGroup.length === 0) return { supported: undefined };
-  const cap = ofGroup.find((c) => c.type.toUpperCase() === type.toUpperCase());
-  if (cap === undefined) return { supported: false, reason: "no detector listed for this type" };
-  return { supported: cap.supported, reason: cap.note ?? (cap.supported ? undefined : "no detector available"), engine: cap.engine };
-}
+/** Short meaning of each detection type, shown in the checkbox tooltip. */
+const TYPE_HINTS: Readonly<Record<string, string>> = {
+  POLITY: "politics",
+  EROTIC: "porn & sexy",
+  VIOLENT: "violence & prohibited",
+  QRCODE: "QR codes",
+  ADVERT: "ads",
+  IMGTEXTRISK: "text in image",
+  BAN: "prohibited",
+  DIRTY: "abuse",
+  ADLAW: "advertising law",
+  MOAN: "moaning",
+  AUDIOPOLITICAL: "leader voiceprint",
+  ANTHEN: "national anthem",
+  BANEDAUDIO: "banned songs",
+  NONE: "no audio detection",
+  SING: "singing",
+  MINOR: "minor voice",
+  COPYRIGHTSONGS: "copyrighted songs",
+  VOICE: "voice attributes",
+};
 
 interface Props {
   legend: string;
   name: string;
-  group: StreamTypeGroup;
+  group: TypeGroup;
   types: readonly string[];
   selected: readonly string[];
   caps: Capability[] | undefined;
   onToggle: (type: string) => void;
   /**
-   * Audio: a type without a detector stays selectable, because segments are still cut, stored and
-   * called back (as PASS) — the timeline keeps its audio lane. Frames: such a type is disabled.
+   * Stream audio: a type without a detector stays selectable, because segments are still cut, stored and
+   * called back (as PASS) — the timeline keeps its audio lane. Otherwise such a type is disabled.
    */
   allowUnsupported?: boolean;
 }
 
-/** Detection types as checkboxes, marked with what the service can actually run. */
-export default function TypeChoice({ legend, name, group, types, selected, caps, onToggle, allowUnsupported = false }: Props) {
+/** Detection types as checkboxes, marked with what the service can actually run; the reason is in the tooltip. */
+export default function TypeChecklist({ legend, name, group, types, selected, caps, onToggle, allowUnsupported = false }: Props) {
   return (
     <fieldset className="min-w-0">
       <legend className="mb-1.5 text-[11px] font-semibold uppercase tracking-wider text-zinc-400">{legend}</legend>
       <div className="flex flex-wrap gap-1.5">
         {types.map((type) => {
-          const support = streamSupport(caps, group, type);
+          const support = typeSupport(caps, group, type);
           const missing = support.supported === false;
           const disabled = missing && !allowUnsupported;
           const checked = selected.includes(type) && !disabled;
           const title = missing
             ? `${disabled ? "Not supported" : "No detector yet — segments are still returned, as PASS"}: ${support.reason ?? "no detector"}`
-            : [STREAM_TYPE_HINTS[type], support.engine ? `engine: ${support.engine}` : null].filter(Boolean).join(" · ");
+            : [TYPE_HINTS[type], support.engine ? `engine: ${support.engine}` : null].filter(Boolean).join(" · ");
           return (
             <label
               key={type}

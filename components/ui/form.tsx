@@ -1,0 +1,67 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+
+export const inputCls =
+  "w-full rounded border border-surface-line bg-surface-sunken px-2 py-1.5 text-sm text-zinc-100 placeholder:text-zinc-600 focus:border-sky-500 focus:outline-none";
+
+/** A labelled form control; `hint` becomes the label's tooltip. */
+export function Field({ label, htmlFor, children, className = "", hint }: { label: string; htmlFor: string; children: ReactNode; className?: string; hint?: string }) {
+  return (
+    <div className={`min-w-0 ${className}`}>
+      <label htmlFor={htmlFor} title={hint} className="mb-1 block text-[11px] font-semibold uppercase tracking-wider text-zinc-400">
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
+/** The optional free-text title both submission forms carry (at most 128 characters). */
+export function TitleField({ id, value, onChange }: { id: string; value: string; onChange: (title: string) => void }) {
+  return (
+    <Field label="Title" htmlFor={id} className="min-w-40 flex-1">
+      <input id={id} className={inputCls} maxLength={128} placeholder="optional" value={value} onChange={(e) => onChange(e.target.value)} />
+    </Field>
+  );
+}
+
+/** An on/off option as a small labelled checkbox. */
+export function Toggle({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange: (v: boolean) => void; hint?: string }) {
+  return (
+    <label title={hint} className="flex cursor-pointer items-center gap-2 text-xs text-zinc-300">
+      <input type="checkbox" role="switch" checked={checked} onChange={(e) => onChange(e.target.checked)} className="h-3.5 w-3.5 accent-sky-500" />
+      {label}
+    </label>
+  );
+}
+
+/** What the last submission created, linked: "Submitted <id>". */
+export interface Created {
+  testId: string;
+  verb: string;
+  href: string;
+  id: string;
+}
+
+/** The form's right-aligned submit button, preceded by a link to what the last submission created. */
+export function SubmitArea({ pending, label, pendingLabel, created }: { pending: boolean; label: string; pendingLabel: string; created?: Created }) {
+  return (
+    <div className="ml-auto flex items-center gap-3">
+      {created && (
+        <span data-testid={created.testId} className="text-xs text-zinc-400">
+          {created.verb}{" "}
+          <Link className="font-mono text-sky-300 hover:underline" href={created.href}>
+            {created.id}
+          </Link>
+        </span>
+      )}
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded bg-sky-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-sky-500 disabled:cursor-wait disabled:opacity-60"
+      >
+        {pending ? pendingLabel : label}
+      </button>
+    </div>
+  );
+}
