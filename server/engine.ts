@@ -9,6 +9,7 @@ import { createAudioDetector, fileReferenceTracks, type AudioDetector } from "./
 import { handleService } from "./request/service-routes";
 import { AccessKeys, dataDirSecret, resolveAccessKeys } from "./service/access-keys";
 import { MediaUrls } from "./service/media-urls";
+import { withMeasuredScores } from "./service/measured";
 import { openStore, type Store } from "./store/db";
 import type { EngineContext, EngineEvents } from "./task/context";
 import { FileRunner } from "./task/file-runner";
@@ -58,10 +59,11 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
     });
   let audioDown: string | null = null;
   const AUDIO_GROUPS = new Set(["audioType", "audioBusinessType", "audiostreamType", "audiostreamBusinessType"]);
-  const capabilities = (): Capability[] => [
-    ...detect.capabilities().filter((c) => !AUDIO_GROUPS.has(c.group)),
-    ...audio.capabilities().map((c) => (audioDown && c.supported && c.type !== "NONE" ? { ...c, supported: false, note: `audio detector unavailable: ${audioDown}` } : c)),
-  ];
+  const capabilities = (): Capability[] =>
+    withMeasuredScores([
+      ...detect.capabilities().filter((c) => !AUDIO_GROUPS.has(c.group)),
+      ...audio.capabilities().map((c) => (audioDown && c.supported && c.type !== "NONE" ? { ...c, supported: false, note: `audio detector unavailable: ${audioDown}` } : c)),
+    ]);
   const ownOrigins = new Set<string>();
   const ownMediaOrigins = new Set<string>();
   const ctxRef: { ctx?: EngineContext } = {};
