@@ -49,7 +49,9 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
   const store = opts.store ?? (await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
   const { keys, generated } = await resolveAccessKeys(config.accessKeys, config.dataDir);
   const media = new MediaUrls(await dataDirSecret(config.dataDir, "media-url"), mediaRoot);
-  const detect = opts.detect ?? createDetectPool({ workers: config.detectWorkers, dataDir: config.dataDir });
+  const detect =
+    opts.detect ??
+    createDetectPool({ workers: config.detectWorkers, dataDir: config.dataDir, galleryDir: path.join(config.dataDir, "face-gallery"), hashBankDir: path.join(config.dataDir, "hash-bank") });
   const audio =
     opts.audio ??
     createAudioDetector({

@@ -1,13 +1,19 @@
-// In-thread frame detector: owns one instance of every engine and turns a JPEG into a FrameVerdict.
+// In-thread frame detector: owns one instance of every loaded engine and turns a JPEG into a FrameVerdict.
 import sharp from "sharp";
 import type { LabelLang } from "../../lib/labels";
-import type { Engine, EngineContext, EngineOutput, Frame } from "./engines/engine";
+import type { Engine, EngineContext, EngineOutput, Frame, FrameRequest, RgbPixels } from "./engines/engine";
+import { FaceEngine } from "./engines/faces";
+import { HashEngine } from "./engines/hash";
+import { decodeRgb } from "./engines/human";
 import { NsfwEngine } from "./engines/nsfw";
+import { ObjectEngine } from "./engines/objects";
 import { OcrEngine } from "./engines/ocr";
 import { QrCodeEngine } from "./engines/qrcode";
 import { InvalidImageError } from "./errors";
-import { engineForImgType, type EngineName } from "./registry";
-import type { FrameVerdict } from "./types";
+import { GALLERY_LISTS, GalleryReader } from "./gallery-store";
+import { HashBankReader } from "./hash-bank";
+import { ALL_ENGINES, planFrame, type DetectState, type EngineName } from "./registry";
+import type { FaceEmbedding, FrameVerdict } from "./types";
 import { buildVerdict } from "./verdict";
 
 export interface DetectRequest {
@@ -17,10 +23,34 @@ export interface DetectRequest {
   lang?: LabelLang;
 }
 
+export interface DetectorOptions {
+  engines?: readonly EngineName[];
+  galleryDir?: string;
+  hashBankDir?: string;
+}
+
 const round = (ms: number): number => Math.round(ms * 10) / 10;
+/** engines run one after another in this order: a pool worker then uses about one core, and each timing is its own */
+const RUN_ORDER: readonly EngineName[] = ["qrcode", "nsfw", "ocr", "faces", "objects", "hash"];
 
 export class FrameDetector {
-  private readonly engines: Record<EngineName, Engine> = { qrcode: new QrCodeEngine(), ocr: new OcrEngine(), nsfw: new NsfwEngine() };
+  private readonly engines: Partial<Record<EngineName, Engine>> = {};
+  private readonly gallery: GalleryReader | undefined;
+  private readonly bank: HashBankReader | undefined;
+
+  constructor(opts: DetectorOptions = {}) {
+    this.gallery = opts.galleryDir ? new GalleryReader(opts.galleryDir) : undefined;
+    this.bank = opts.hashBankDir ? new HashBankReader(opts.hashBankDir) : undefined;
+    const make: Record<EngineName, () => Engine> = {
+      qrcode: () => new QrCodeEngine(),
+      ocr: () => new OcrEngine(),
+      nsfw: () => new NsfwEngine(),
+      faces: () => new FaceEngine(this.gallery),
+      objects: () => new ObjectEngine(),
+      hash: () => new HashEngine(this.bank),
+    };
+    for (const name of opts.engines ?? ALL_ENGINES) this.engines[name] = make[name]();
+  }
 
   /** Load every model; returns load time per engine. */
   async init(ctx: EngineContext): Promise<Record<string, number>> {
@@ -30,7 +60,15 @@ export class FrameDetector {
       await engine.init(ctx);
       loadMs[name] = round(performance.now() - t);
     }
+    await this.refreshStores();
     return loadMs;
+  }
+
+  /** Re-read gallery / bank when their stamp changed (a small file read per frame). */
+  private async refreshStores(): Promise<DetectState> {
+    await Promise.all([this.gallery?.refresh(), this.bank?.refresh()]);
+    const gallery = this.gallery ? Object.fromEntries(GALLERY_LISTS.map((l) => [l, this.gallery!.count(l)])) : undefined;
+    return { engines: new Set(Object.keys(this.engines) as EngineName[]), gallery, bankSize: this.bank?.size };
   }
 
   async detect(req: DetectRequest): Promise<FrameVerdict> {
@@ -41,45 +79,47 @@ export class FrameDetector {
     });
     if (!meta.width || !meta.height) throw new InvalidImageError("image has no dimensions");
     timingsMs.decode = round(performance.now() - t0);
-    const frame: Frame = { jpeg: req.jpeg, width: meta.width, height: meta.height };
+    let pixels: Promise<RgbPixels> | undefined;
+    const frame: Frame = { jpeg: req.jpeg, width: meta.autoOrient?.width ?? meta.width, height: meta.autoOrient?.height ?? meta.height, rgb: () => (pixels ??= decodeRgb(req.jpeg)) };
 
-    const requested = new Set(req.imgTypes);
-    const applied: string[] = [];
-    const notApplied: string[] = [];
-    const needed = new Set<EngineName>();
-    for (const type of requested) {
-      const engine = engineForImgType(type);
-      if (engine) {
-        applied.push(type);
-        needed.add(engine);
-      } else {
-        notApplied.push(type);
-      }
-    }
-    // no business-type detector exists yet: every requested one is reported as not applied
-    for (const type of new Set(req.imgBusinessTypes)) notApplied.push(type);
+    const state = await this.refreshStores();
+    const plan = planFrame(req.imgTypes, req.imgBusinessTypes, state);
+    const request: FrameRequest = { imgTypes: new Set(req.imgTypes), businessTypes: new Set(req.imgBusinessTypes) };
 
     const outputs: Partial<Record<EngineName, EngineOutput>> = {};
-    const timed = async (name: EngineName): Promise<void> => {
+    for (const name of RUN_ORDER) {
+      const engine = this.engines[name];
+      if (!engine || !plan.engines.has(name)) continue;
       const t = performance.now();
-      outputs[name] = await this.engines[name].run(frame, requested);
+      outputs[name] = await engine.run(frame, request.imgTypes, request);
       timingsMs[name] = round(performance.now() - t);
-    };
-    // one engine after another: a pool worker then uses about one core, and each timing is that engine's own
-    for (const name of ["qrcode", "nsfw", "ocr"] as const) if (needed.has(name)) await timed(name);
+    }
 
     const scores: Record<string, Record<string, number>> = {};
     for (const [name, out] of Object.entries(outputs)) if (out.scores) scores[name] = out.scores;
     return buildVerdict({
       hits: Object.values(outputs).flatMap((o) => o.hits),
+      business: Object.values(outputs).flatMap((o) => o.business ?? []),
       lang: req.lang ?? "zh",
       text: outputs.ocr?.text,
       qrObjects: outputs.qrcode?.objects,
-      applied,
-      notApplied,
+      faces: outputs.faces ? { faces: outputs.faces.faces ?? [], faceNum: outputs.faces.faceNum ?? 0 } : undefined,
+      persons: outputs.objects ? { persons: outputs.objects.persons ?? [], personNum: outputs.objects.personNum ?? 0 } : undefined,
+      applied: plan.applied,
+      notApplied: plan.notApplied,
       timingsMs,
       scores: Object.keys(scores).length > 0 ? scores : undefined,
     });
+  }
+
+  /** The largest face's embedding (gallery reference photos); needs the faces engine. */
+  async embedLargestFace(image: Uint8Array): Promise<FaceEmbedding | null> {
+    const faces = this.engines.faces as FaceEngine | undefined;
+    if (!faces) throw new Error("faces engine not loaded in this pool");
+    await sharp(image).metadata().catch((e: Error) => {
+      throw new InvalidImageError(`not a decodable image: ${e.message}`);
+    });
+    return faces.embedLargestFace(image);
   }
 
   async close(): Promise<void> {

@@ -3,14 +3,16 @@ import { Worker } from "node:worker_threads";
 import { prepareTessdata } from "./engines/tessdata";
 import { errorFromWorker, JobTimeoutError, PoolClosedError, QueueFullError, WorkerCrashedError } from "./errors";
 import type { FromWorker, JobMessage, ToWorker, WorkerInit } from "./protocol";
-import { capabilityTable } from "./registry";
-import type { Capability, DetectPool, DetectPoolOptions, DetectPoolStats, FrameInput, FrameVerdict } from "./types";
+import { ALL_ENGINES, capabilityTable } from "./registry";
+import { countsOf } from "./store";
+import type { Capability, DetectPool, DetectPoolOptions, DetectPoolStats, EngineName, FaceEmbedding, FrameInput, FrameVerdict } from "./types";
 
 interface Job {
   id: number;
-  input: FrameInput;
+  /** a frame to detect, or (no input) an image whose largest face to embed */
+  input?: FrameInput;
   bytes: Uint8Array;
-  resolve: (v: FrameVerdict) => void;
+  resolve: (v: never) => void;
   reject: (e: Error) => void;
 }
 
@@ -54,15 +56,17 @@ export class WorkerDetectPool implements DetectPool {
   private closed = false;
   private nextId = 1;
   private processed = 0;
-  private readonly caps = capabilityTable();
+  private readonly engines: EngineName[];
 
   constructor(private readonly opts: DetectPoolOptions) {
+    this.engines = [...new Set(opts.engines ?? ALL_ENGINES)];
     this.workers = Math.max(1, Math.floor(opts.workers ?? 1));
     this.queueLimit = Math.max(1, Math.floor(opts.queueLimit ?? 64));
     this.jobTimeoutMs = opts.jobTimeoutMs ?? 60_000;
     this.readyPromise = new Promise<void>((resolve, reject) => (this.settleReady = { resolve, reject }));
     this.readyPromise.catch(() => {}); // surfaced through ready() / detectFrame(), never as an unhandled rejection
-    prepareTessdata(opts.dataDir).then(
+    // only the OCR engine needs its traineddata prepared
+    (this.engines.includes("ocr") ? prepareTessdata(opts.dataDir) : Promise.resolve()).then(
       () => {
         if (this.closed) return;
         for (let i = 0; i < this.workers; i++) this.readyWaiters.add(this.spawn(i));
@@ -75,8 +79,10 @@ export class WorkerDetectPool implements DetectPool {
     return this.readyPromise;
   }
 
+  /** Computed per call: POLITY / PUBLICFIGURE / TAINTEDSTAR / VIOLENT follow the gallery and bank contents. */
   capabilities(): Capability[] {
-    return this.caps.map((c) => ({ ...c }));
+    const bank = this.opts.hashBankDir ? Object.values(countsOf(this.opts.hashBankDir)).reduce((a, b) => a + b, 0) : undefined;
+    return capabilityTable({ engines: new Set(this.engines), gallery: this.opts.galleryDir ? countsOf(this.opts.galleryDir) : undefined, bankSize: bank });
   }
 
   stats(): DetectPoolStats {
@@ -94,7 +100,20 @@ export class WorkerDetectPool implements DetectPool {
     }
     if (this.pending() >= this.queueLimit) return Promise.reject(new QueueFullError(this.queueLimit));
     return new Promise<FrameVerdict>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, input, bytes: ownedBytes(input.jpeg), resolve, reject });
+      this.queue.push({ id: this.nextId++, input, bytes: ownedBytes(input.jpeg), resolve: resolve as (v: never) => void, reject });
+      this.pump();
+    });
+  }
+
+  /** Embed the largest face of an image in a worker (queued like a frame); null when no face reaches the threshold. */
+  embedLargestFace(image: Uint8Array): Promise<FaceEmbedding | null> {
+    if (this.closed) return Promise.reject(new PoolClosedError());
+    if (this.failure) return Promise.reject(this.failure);
+    if (!(image instanceof Uint8Array)) return Promise.reject(new TypeError("image must be a Uint8Array"));
+    if (!this.engines.includes("faces")) return Promise.reject(new Error("faces engine not loaded in this pool"));
+    if (this.pending() >= this.queueLimit) return Promise.reject(new QueueFullError(this.queueLimit));
+    return new Promise<FaceEmbedding | null>((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, bytes: ownedBytes(image), resolve: resolve as (v: never) => void, reject });
       this.pump();
     });
   }
@@ -118,7 +137,8 @@ export class WorkerDetectPool implements DetectPool {
   }
 
   private spawn(index: number): Slot {
-    const init: WorkerInit = { entry: ENTRY, dataDir: this.opts.dataDir };
+    const { dataDir, galleryDir, hashBankDir } = this.opts;
+    const init: WorkerInit = { entry: ENTRY, dataDir, engines: this.engines, galleryDir, hashBankDir };
     const worker = new Worker(BOOT, { workerData: init, name: `detect-${index}` });
     const slot: Slot = { index, worker, ready: false, started: false, exited: false };
     this.slots[index] = slot;
@@ -149,7 +169,9 @@ export class WorkerDetectPool implements DetectPool {
           agg.count++;
           agg.totalMs += ms;
         }
-        job.resolve(m.verdict);
+        (job.resolve as (v: FrameVerdict) => void)(m.verdict);
+      } else if (m.type === "embedded") {
+        (job.resolve as (v: FaceEmbedding | null) => void)(m.embedding);
       } else {
         job.reject(errorFromWorker(m.name, m.message));
       }
@@ -202,8 +224,13 @@ export class WorkerDetectPool implements DetectPool {
       job.reject(new JobTimeoutError(`frame not detected within ${this.jobTimeoutMs} ms; worker ${slot.index} restarted`));
       void slot.worker.terminate(); // onExit spawns the replacement
     }, this.jobTimeoutMs);
-    const { imgTypes, imgBusinessTypes, lang } = job.input;
-    const msg: JobMessage = { type: "job", id: job.id, jpeg: job.bytes, imgTypes: [...imgTypes], imgBusinessTypes: [...imgBusinessTypes], lang: lang ?? "zh" };
+    let msg: ToWorker;
+    if (job.input) {
+      const { imgTypes, imgBusinessTypes, lang } = job.input;
+      msg = { type: "job", id: job.id, jpeg: job.bytes, imgTypes: [...imgTypes], imgBusinessTypes: [...imgBusinessTypes], lang: lang ?? "zh" } satisfies JobMessage;
+    } else {
+      msg = { type: "embed", id: job.id, image: job.bytes };
+    }
     try {
       slot.worker.postMessage(msg, [job.bytes.buffer as ArrayBuffer]);
     } catch {

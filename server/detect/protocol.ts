@@ -1,10 +1,20 @@
 // Messages between the pool (main thread) and a detect worker.
-import type { FrameVerdict } from "./types";
+import type { EngineName, FaceEmbedding, FrameVerdict } from "./types";
 
 export interface WorkerInit {
   /** file URL of worker.ts, imported by worker-boot.mjs after tsx is registered */
   entry: string;
   dataDir: string;
+  engines?: EngineName[];
+  galleryDir?: string;
+  hashBankDir?: string;
+}
+
+/** Embed the largest face of an image (gallery reference photos). */
+export interface EmbedMessage {
+  type: "embed";
+  id: number;
+  image: Uint8Array;
 }
 
 export interface JobMessage {
@@ -18,6 +28,7 @@ export interface JobMessage {
 
 export type ToWorker =
   | JobMessage
+  | EmbedMessage
   | { type: "close" }
   /** test hook: throw an uncaught error inside the worker */
   | { type: "crash" };
@@ -26,4 +37,5 @@ export type FromWorker =
   | { type: "ready"; loadMs: Record<string, number> }
   | { type: "init-error"; message: string }
   | { type: "result"; id: number; verdict: FrameVerdict }
+  | { type: "embedded"; id: number; embedding: FaceEmbedding | null }
   | { type: "error"; id: number; name: string; message: string };

@@ -1,16 +1,24 @@
 // Turns engine hits into the contract's frame verdict: worst hit on top, every hit in allLabels.
 import { describe, type LabelLang } from "../../lib/labels";
-import type { Hit } from "./engines/engine";
+import type { BusinessHit, Hit } from "./engines/engine";
 import { RISK_ORDER } from "./policy";
-import type { DetectedObject, FrameLabel, FrameVerdict, ImgRiskDetail, MatchedList, OcrText, RiskSegment } from "./types";
+import type {
+  BusinessLabel, DetectedFace, DetectedObject, DetectedPerson, FrameLabel, FrameVerdict, ImgRiskDetail, MatchedList, OcrText, RiskSegment,
+} from "./types";
 
 export interface VerdictParts {
   hits: Hit[];
+  /** business labels (imgBusinessTypes) */
+  business?: BusinessHit[];
   lang: LabelLang;
   /** set when OCR ran (ADVERT or IMGTEXTRISK requested) */
   text?: string;
   /** every decoded QR code (QRCODE requested) */
   qrObjects?: DetectedObject[];
+  /** set when the face engine ran: every face found (≤ 10 listed) */
+  faces?: { faces: DetectedFace[]; faceNum: number };
+  /** set when the object engine ran */
+  persons?: { persons: DetectedPerson[]; personNum: number };
   applied: string[];
   notApplied: string[];
   timingsMs: Record<string, number>;
@@ -49,9 +57,27 @@ function ocrText(text: string, hits: readonly Hit[]): OcrText {
 
 function detailOf(hit: Hit, text: string | undefined): ImgRiskDetail {
   const d: ImgRiskDetail = { riskSource: hit.riskSource };
+  if (hit.faces) {
+    d.faces = hit.faces;
+    d.face_num = hit.faces.length;
+  }
   if (hit.objects) d.objects = hit.objects;
   if (text !== undefined && hit.matchedLists) d.ocrText = ocrText(text, [hit]);
+  if (hit.hashMatch) d.hashMatch = hit.hashMatch;
   return d;
+}
+
+/** In engine order (faces: detection, then per face age / gender / gallery; then objects). */
+function businessLabels(hits: readonly BusinessHit[], lang: LabelLang): BusinessLabel[] {
+  return hits.map((b) => ({
+    businessLabel1: b.labels[0],
+    businessLabel2: b.labels[1],
+    businessLabel3: b.labels[2],
+    businessDescription: describe(b.labels[0], b.labels[1], b.labels[2], lang),
+    probability: b.probability,
+    confidenceLevel: b.confidenceLevel,
+    businessDetail: b.detail,
+  }));
 }
 
 export function buildVerdict(p: VerdictParts): FrameVerdict {
@@ -67,7 +93,17 @@ export function buildVerdict(p: VerdictParts): FrameVerdict {
   }));
   const top = ranked[0];
   const riskDetail: ImgRiskDetail = { riskSource: top ? top.riskSource : 1000 };
+  // faces / persons describe the frame: present whenever their engine ran (names filled by gallery matches)
+  if (p.faces) {
+    riskDetail.faces = p.faces.faces;
+    riskDetail.face_num = p.faces.faceNum;
+  }
+  if (p.persons) {
+    riskDetail.persons = p.persons.persons;
+    riskDetail.person_num = p.persons.personNum;
+  }
   if (top?.objects) riskDetail.objects = top.objects;
+  if (top?.hashMatch) riskDetail.hashMatch = top.hashMatch;
   // ocrText describes the frame's text: present whenever OCR ran, with every list that matched
   if (p.text !== undefined) riskDetail.ocrText = ocrText(p.text, ranked);
   const verdict: FrameVerdict = {
@@ -78,7 +114,7 @@ export function buildVerdict(p: VerdictParts): FrameVerdict {
     riskDescription: top ? allLabels[0].riskDescription : describe("normal", "", "", p.lang),
     riskDetail,
     allLabels,
-    businessLabels: [],
+    businessLabels: businessLabels(p.business ?? [], p.lang),
     applied: p.applied,
     notApplied: p.notApplied,
     timingsMs: p.timingsMs,

@@ -6,7 +6,7 @@ import type { FromWorker, ToWorker, WorkerInit } from "./protocol";
 const port = parentPort;
 if (!port) throw new Error("server/detect/worker.ts must run in a worker thread");
 const init = workerData as WorkerInit;
-const detector = new FrameDetector();
+const detector = new FrameDetector({ engines: init.engines, galleryDir: init.galleryDir, hashBankDir: init.hashBankDir });
 const send = (m: FromWorker): void => port.postMessage(m);
 
 port.on("message", (msg: ToWorker) => {
@@ -14,6 +14,14 @@ port.on("message", (msg: ToWorker) => {
     detector
       .detect(msg)
       .then((verdict) => send({ type: "result", id: msg.id, verdict }))
+      .catch((e: unknown) => {
+        const err = e instanceof Error ? e : new Error(String(e));
+        send({ type: "error", id: msg.id, name: err.name, message: err.message });
+      });
+  } else if (msg.type === "embed") {
+    detector
+      .embedLargestFace(msg.image)
+      .then((embedding) => send({ type: "embedded", id: msg.id, embedding }))
       .catch((e: unknown) => {
         const err = e instanceof Error ? e : new Error(String(e));
         send({ type: "error", id: msg.id, name: err.name, message: err.message });

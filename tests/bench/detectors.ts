@@ -1,12 +1,13 @@
 // Detector benchmark (each engine on its own, after warm-up) plus the 1280×720 frame generators the detect tests share.
 import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import QRCode from "qrcode";
 import sharp from "sharp";
-import { createDetectPool, type DetectPool } from "../../server/detect/index";
+import { createDetectPool, fileHashBank, OBJECT_GROUPS, type DetectPool } from "../../server/detect/index";
 
 export const FRAME_W = 1280;
 export const FRAME_H = 720;
@@ -55,11 +56,46 @@ export async function testsrc2Frame(): Promise<Buffer> {
   return stdout;
 }
 
+/** Real photos shipped inside @vladmandic/human (faces of its author and others, a dinner scene). */
+export const HUMAN_ASSETS = path.join(path.dirname(fileURLToPath(import.meta.resolve("@vladmandic/human"))), "..", "assets");
+
+export interface Region {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** An asset photo (or a region of it) fitted into a 1280×720 JPEG on a dark grey background, as a stream frame. */
+export async function assetFrame(file: string, region?: Region, quality = 85): Promise<Buffer> {
+  let img = sharp(path.join(HUMAN_ASSETS, file));
+  if (region) img = img.extract(region);
+  return img.resize(FRAME_W, FRAME_H, { fit: "contain", background: "#202020" }).flatten({ background: "#202020" }).jpeg({ quality }).toBuffer();
+}
+
+/** A region of an asset photo scaled to `height` px and centred on a dark 1280×720 frame. */
+export async function placedFrame(file: string, region: Region, height: number, quality = 85): Promise<Buffer> {
+  const part = await sharp(path.join(HUMAN_ASSETS, file)).extract(region).resize({ height }).png().toBuffer();
+  const { width = 0 } = await sharp(part).metadata();
+  return sharp({ create: { width: FRAME_W, height: FRAME_H, channels: 3, background: "#202020" } })
+    .composite([{ input: part, left: Math.round((FRAME_W - width) / 2), top: Math.round((FRAME_H - height) / 2) }])
+    .jpeg({ quality })
+    .toBuffer();
+}
+
+/** The author's webcam portrait: one frontal face. */
+export const faceFrame = (): Promise<Buffer> => assetFrame("screenshot-faceid.jpg");
+/** Five face close-ups in a row (one of them the same man, another photo) over a strip of group photos. */
+export const groupFrame = (): Promise<Buffer> => assetFrame("screenshot-facedetect.jpg");
+/** A dinner scene: a man at a table with a cup (COCO person, cup). */
+export const dinnerFrame = (): Promise<Buffer> => assetFrame("samples.jpg", { left: 325, top: 0, width: 215, height: 160 });
+
 export const AD_TEXT_EN = ["Add WeChat: maifen888", "for cheap followers"];
 export const AD_TEXT_ZH = ["加微信 maifen888 低价刷粉"];
 
 interface Case {
   imgTypes: string[];
+  imgBusinessTypes?: string[];
   frames: Buffer[];
 }
 
@@ -69,7 +105,7 @@ const FRAMES = 6;
 async function measure(pool: DetectPool, c: Case): Promise<{ framesPerSec: number; msPerFrame: number }> {
   const run = async (i: number) => {
     // a fresh copy each time: detectFrame transfers (detaches) the bytes it is given
-    await pool.detectFrame({ jpeg: new Uint8Array(c.frames[i % c.frames.length]), imgTypes: c.imgTypes, imgBusinessTypes: [] });
+    await pool.detectFrame({ jpeg: new Uint8Array(c.frames[i % c.frames.length]), imgTypes: c.imgTypes, imgBusinessTypes: c.imgBusinessTypes ?? [] });
   };
   for (let i = 0; i < WARMUP; i++) await run(i);
   const t = performance.now();
@@ -82,14 +118,23 @@ async function measure(pool: DetectPool, c: Case): Promise<{ framesPerSec: numbe
  * Round-trip time per 1280×720 frame through a one-worker pool with only one detector requested
  * (so it includes JPEG validation and the thread hop), plus all detectors together on a mix of
  * QR, text and pattern frames. Frames are processed one after another (latency, not saturation).
+ * faces: FACEDETECTION + AGE + GENDER on a 1-face and a 5-face frame; objects: every COCO-mapped type;
+ * hash: VIOLENT against a 3-entry bank (frames do not match, so every entry is compared).
  */
 export async function benchDetectors(): Promise<Record<string, { framesPerSec: number; msPerFrame: number }>> {
   const [qr, en, zh, pattern] = await Promise.all([qrFrame("https://spam.example/buy"), textFrame(AD_TEXT_EN), textFrame(AD_TEXT_ZH), patternFrame()]);
+  const [face, group, dinner] = await Promise.all([faceFrame(), groupFrame(), dinnerFrame()]);
   const mixed = [qr, en, zh, pattern];
-  const pool = createDetectPool({ dataDir: path.join(os.tmpdir(), "moderation-detect-bench"), workers: 1 });
+  const work = await mkdtemp(path.join(os.tmpdir(), "moderation-detect-bench-"));
+  const bank = fileHashBank(path.join(work, "bank"));
+  for (const f of ["screenshot-vrm.jpg", "screenshot-faceid.jpg", "samples.jpg"]) await bank.add("bench", f, path.join(HUMAN_ASSETS, f));
+  const pool = createDetectPool({ dataDir: path.join(os.tmpdir(), "moderation-detect-bench"), workers: 1, hashBankDir: path.join(work, "bank") });
   try {
     await pool.ready();
     return {
+      faces: await measure(pool, { imgTypes: [], imgBusinessTypes: ["FACEDETECTION", "AGE", "GENDER"], frames: [face, group] }),
+      objects: await measure(pool, { imgTypes: [], imgBusinessTypes: OBJECT_GROUPS.map((g) => g.type), frames: [dinner, group, pattern] }),
+      hash: await measure(pool, { imgTypes: ["VIOLENT"], frames: [...mixed, dinner] }),
       qrcode: await measure(pool, { imgTypes: ["QRCODE"], frames: mixed }),
       nsfw: await measure(pool, { imgTypes: ["EROTIC"], frames: mixed }),
       // OCR cost depends on how much text there is: measured on the two text frames, the expensive case
@@ -98,6 +143,7 @@ export async function benchDetectors(): Promise<Record<string, { framesPerSec: n
     };
   } finally {
     await pool.close();
+    await rm(work, { recursive: true, force: true });
   }
 }
 

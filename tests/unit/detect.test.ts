@@ -48,7 +48,13 @@ test("capabilities list every type of every group; only real engines are support
   for (const t of ["QRCODE", "ADVERT", "IMGTEXTRISK", "EROTIC"]) assert.ok(img[t].supported && img[t].engine, t);
   assert.match(img.EROTIC.engine ?? "", /nsfwjs 4\.4 MobileNetV2/);
   for (const t of ["POLITY", "VIOLENT"]) assert.ok(!img[t].supported && img[t].note, t);
-  assert.ok(caps.filter((c) => c.group !== "imgType").every((c) => !c.supported || c.type === "NONE"));
+  // business types: only face and COCO-object types have an engine; gallery types need a gallery (none here)
+  for (const c of caps.filter((c) => c.group === "imgBusinessType")) {
+    assert.equal(c.supported, /human 3\.3/.test(c.engine ?? ""), c.type);
+    assert.ok(c.note, c.type);
+  }
+  for (const t of ["PUBLICFIGURE", "TAINTEDSTAR", "BUILDING"]) assert.ok(!caps.find((c) => c.type === t)!.supported, t);
+  assert.ok(caps.filter((c) => c.group.startsWith("audio")).every((c) => !c.supported || c.type === "NONE"));
 });
 
 test("QR code frame → REVIEW ad:erweima with the exact content and its box", async () => {
@@ -122,10 +128,10 @@ for (const name of ["testsrc2", "pattern"] as const) {
   });
 }
 
-test("POLITY, VIOLENT and business types are reported as not applied, never faked", async () => {
-  const v = await detect(frames.pattern, ["POLITY", "VIOLENT", "EROTIC"], { imgBusinessTypes: ["AGE"], lang: "en" });
+test("POLITY, VIOLENT (no gallery, no bank) and model-less business types are reported as not applied, never faked", async () => {
+  const v = await detect(frames.pattern, ["POLITY", "VIOLENT", "EROTIC"], { imgBusinessTypes: ["BEAUTY", "PUBLICFIGURE"], lang: "en" });
   assert.deepEqual(v.applied, ["EROTIC"]);
-  assert.deepEqual(v.notApplied, ["POLITY", "VIOLENT", "AGE"]);
+  assert.deepEqual(v.notApplied, ["POLITY", "VIOLENT", "BEAUTY", "PUBLICFIGURE"]);
   assert.equal(v.riskDescription, "Normal");
   assert.deepEqual(v.businessLabels, []);
   assert.equal(v.timingsMs.ocr, undefined);

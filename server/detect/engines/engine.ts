@@ -1,11 +1,21 @@
 // Contract between the worker and one model-backed engine (loaded once per worker, run per frame).
 import type { RiskLevel } from "../../../lib/contract/taxonomy";
-import type { DetectedObject, MatchedList, RiskSegment } from "../types";
+import type { BusinessDetail, DetectedFace, DetectedObject, DetectedPerson, HashMatch, MatchedList, RiskSegment } from "../types";
 
 export interface Frame {
   jpeg: Uint8Array;
   width: number;
   height: number;
+  /** decoded RGB pixels, decoded once per frame on first use (shared by the human engines) */
+  rgb: () => Promise<RgbPixels>;
+}
+
+export interface RgbPixels {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  /** frame pixels per decoded pixel (> 1 when a very large frame was decoded smaller) */
+  scale: number;
 }
 
 /** One label a frame earned, before display names are attached. */
@@ -19,6 +29,18 @@ export interface Hit {
   /** text hits: the lists and segments behind this label */
   matchedLists?: MatchedList[];
   riskSegments?: RiskSegment[];
+  /** face hits (POLITY gallery match): the faces behind this label */
+  faces?: DetectedFace[];
+  /** hash-bank hits */
+  hashMatch?: HashMatch;
+}
+
+/** One business label, before its description is attached. */
+export interface BusinessHit {
+  labels: [string, string, string];
+  probability: number;
+  confidenceLevel: 0 | 1 | 2;
+  detail: BusinessDetail;
 }
 
 export interface EngineOutput {
@@ -29,10 +51,23 @@ export interface EngineOutput {
   objects?: DetectedObject[];
   /** raw model scores, reported as verdict.scores[engine] */
   scores?: Record<string, number>;
+  business?: BusinessHit[];
+  /** face engine: faces found (reported ≤ 10) and how many in all */
+  faces?: DetectedFace[];
+  faceNum?: number;
+  /** object engine: persons found (reported ≤ 10) and how many in all */
+  persons?: DetectedPerson[];
+  personNum?: number;
 }
 
 export interface EngineContext {
   dataDir: string;
+}
+
+/** What one frame asked for. */
+export interface FrameRequest {
+  imgTypes: ReadonlySet<string>;
+  businessTypes: ReadonlySet<string>;
 }
 
 export interface Engine {
@@ -41,6 +76,7 @@ export interface Engine {
   /** imgTypes this engine answers */
   readonly imgTypes: readonly string[];
   init(ctx: EngineContext): Promise<void>;
-  run(frame: Frame, requested: ReadonlySet<string>): Promise<EngineOutput>;
+  /** `requested` = the frame's imgTypes; `req` adds its imgBusinessTypes */
+  run(frame: Frame, requested: ReadonlySet<string>, req: FrameRequest): Promise<EngineOutput>;
   close(): Promise<void>;
 }

