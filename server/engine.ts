@@ -14,12 +14,15 @@ import { openStore, type Store } from "./store/db";
 import type { EngineContext, EngineEvents } from "./task/context";
 import { FileRunner } from "./task/file-runner";
 import { StreamRunner } from "./task/stream-runner";
+import { createLists, type Lists } from "./dashboard/lists";
 import { checkCallbackTarget } from "./task/url-policy";
 
 export interface Engine {
   ctx: EngineContext;
   files: FileRunner;
   streams: StreamRunner;
+  /** operator-managed reference lists (face gallery, image hash bank, audio references) */
+  lists: Lists;
   accessKeys: AccessKeys;
   /** The accepted keys; the first one is what the embedded dashboard uses. */
   keys: string[];
@@ -79,11 +82,13 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
   ctxRef.ctx = ctx;
   const files = new FileRunner(ctx, config.fileConcurrency);
   const streams = new StreamRunner(ctx);
+  const lists = createLists({ dataDir: config.dataDir, detect });
 
   const engine: Engine = {
     ctx,
     files,
     streams,
+    lists,
     accessKeys: new AccessKeys(keys),
     keys,
     generatedKey: generated,
@@ -104,6 +109,7 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
     async stop() {
       await Promise.all([files.stop(), streams.stop()]);
       await dispatcher.stop();
+      await lists.close();
       await Promise.all([detect.close(), audio.close()]);
       if (!opts.store) await store.close();
     },

@@ -7,6 +7,7 @@ import { useSocketConnected } from "@/components/hooks/useSocket";
 const LINKS = [
   { href: "/streams", label: "Streams" },
   { href: "/files", label: "Files" },
+  { href: "/lists", label: "Lists" },
   { href: "/capabilities", label: "Capabilities" },
 ];
 

@@ -1,0 +1,75 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { DEFAULT_LISTS } from "../detect";
+import { GALLERY_LISTS, fileFaceGallery, type FaceGallery, type GalleryList } from "../detect/gallery";
+import { fileHashBank, type HashBank } from "../detect/hash-bank";
+import { DEFAULT_AUDIO_LISTS, fileReferenceTracks, REFERENCE_LISTS, type FileReferenceTracks, type ReferenceListName } from "../detect/audio";
+import type { DetectPool } from "../detect";
+
+export type ListKind = "faces" | "images" | "audio";
+export const LIST_KINDS: readonly ListKind[] = ["faces", "images", "audio"];
+
+export interface ListEntry {
+  list: string;
+  entry: string;
+  detail: string;
+}
+
+/** Operator-managed reference lists, stored in DATA_DIR; the detectors re-read them without a restart. */
+export function createLists(o: { dataDir: string; detect: DetectPool }) {
+  const faces: FaceGallery = fileFaceGallery(path.join(o.dataDir, "face-gallery"), { embedder: o.detect });
+  const images: HashBank = fileHashBank(path.join(o.dataDir, "hash-bank"));
+  const audio: FileReferenceTracks = fileReferenceTracks(path.join(o.dataDir, "audio-references"));
+
+  return {
+    /** Every list with its entries, plus the built-in keyword lists (read-only). */
+    async all() {
+      const [f, i, a] = await Promise.all([faces.list(), images.list(), audio.list()]);
+      return {
+        faces: { lists: [...GALLERY_LISTS], entries: f.map((e) => ({ list: e.list, entry: e.entry, detail: `${e.references} reference photo(s)` })) },
+        images: { lists: ["prohibited", "violent", "terror"], entries: i.map((e) => ({ list: e.list, entry: e.entry, detail: `pHash ${e.hash}` })) },
+        audio: { lists: [...REFERENCE_LISTS], entries: a.map((e) => ({ list: e.list, entry: e.entry, detail: `${Math.round(e.durationSec)} s fingerprint` })) },
+        // built-in keyword lists (data in server/detect/lists and server/detect/audio/lists.ts): shown, not editable yet
+        keywords: [
+          ...DEFAULT_LISTS.map((l) => ({ scope: `image text (${l.imgType})`, name: l.name, label: `${l.label1}:${l.label2}:${l.label3}`, level: l.riskLevel, entries: l.entries.length })),
+          ...DEFAULT_AUDIO_LISTS.map((l) => ({ scope: `speech (${l.audioType})`, name: l.name, label: `${l.label1}:${l.label2}:${l.label3}`, level: l.riskLevel, entries: l.entries.length })),
+        ],
+      };
+    },
+
+    /** Adds an uploaded file as an entry; throws with a message an operator can act on. */
+    async add(kind: ListKind, list: string, entry: string, file: { name: string; bytes: Uint8Array }): Promise<string> {
+      if (!entry.trim()) throw new Error("entry name is required");
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), "list-upload-"));
+      const tmp = path.join(dir, path.basename(file.name).replace(/[^\w.-]/g, "_") || "upload");
+      try {
+        await fs.writeFile(tmp, file.bytes);
+        if (kind === "faces") {
+          if (!(GALLERY_LISTS as readonly string[]).includes(list)) throw new Error(`list must be one of ${GALLERY_LISTS.join(", ")}`);
+          const r = await faces.add(list as GalleryList, entry.trim(), tmp);
+          return `face added (${r.references} reference photo(s) for ${entry.trim()})`;
+        }
+        if (kind === "images") {
+          const r = await images.add(list, entry.trim(), tmp);
+          return `image hashed (${r.hash})`;
+        }
+        if (!(REFERENCE_LISTS as readonly string[]).includes(list)) throw new Error(`list must be one of ${REFERENCE_LISTS.join(", ")}`);
+        await audio.add(list as ReferenceListName, entry.trim(), tmp);
+        return "track fingerprinted";
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true });
+      }
+    },
+
+    async remove(kind: ListKind, list: string, entry: string): Promise<void> {
+      if (kind === "faces") await faces.remove(list as GalleryList, entry);
+      else if (kind === "images") await images.remove(list, entry);
+      else await audio.remove(list as ReferenceListName, entry);
+    },
+
+    close: () => faces.close(),
+  };
+}
+
+export type Lists = ReturnType<typeof createLists>;

@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { after, before, describe, test } from "node:test";
+import sharp from "sharp";
+import { placedFrame } from "../bench/detectors";
+import { mediaDir, startStaticServer } from "../support/media";
+import { startTestService, TEST_KEY } from "../support/app";
+import { waitFor } from "../support/net";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const run = promisify(execFile);
+const HUMAN_ASSETS = path.resolve("node_modules/@vladmandic/human/assets");
+
+/** A 3 s video showing one still image. */
+async function stillVideo(name: string, jpeg: Buffer): Promise<string> {
+  const img = path.join(mediaDir(), `${name}.jpg`);
+  const out = path.join(mediaDir(), `${name}.mp4`);
+  await fs.writeFile(img, jpeg);
+  await run("ffmpeg", ["-y", "-hide_banner", "-loglevel", "error", "-loop", "1", "-i", img, "-t", "3", "-r", "10", "-vf", "scale=1280:720:force_original_aspect_ratio=decrease,pad=1280:720:(ow-iw)/2:(oh-ih)/2", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", out]);
+  return out;
+}
+
+describe("operator lists through /video/v4: face gallery and prohibited-image hash bank", async () => {
+  const svc = await startTestService();
+  let web: { url: string; close(): Promise<void> };
+  const submitAndWait = async (btId: string, file: string, imgType: string) => {
+    const ack = await svc.post("/video/v4", { accessKey: TEST_KEY, appId: "a", eventId: "video", imgType, audioType: "NONE", data: { btId, url: `${web.url}/${path.basename(file)}`, detectFrequency: 1 } });
+    assert.equal(ack.code, 1100, JSON.stringify(ack));
+    return waitFor(async () => {
+      const q = await svc.post("/video/query/v4", { accessKey: TEST_KEY, btId });
+      return q.code === 1100 ? (q as Json) : null;
+    }, 120_000, 250);
+  };
+  before(async () => {
+    web = await startStaticServer(mediaDir());
+  });
+  after(async () => {
+    await web.close();
+    await svc.close();
+  });
+
+  test("an edited copy of a banked image is REJECTed with the entry and distance; the original bank stays exact", async () => {
+    const original = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#224488" } })
+      .composite([{ input: Buffer.from(`<svg width="800" height="600"><circle cx="250" cy="300" r="180" fill="#dd3322"/><rect x="480" y="120" width="220" height="360" fill="#f4d03f"/><path d="M60 560 L400 60 L740 560 Z" fill="none" stroke="#fff" stroke-width="24"/></svg>`) }])
+      .jpeg({ quality: 92 })
+      .toBuffer();
+    const upload = path.join(mediaDir(), "banked-original.jpg");
+    await fs.writeFile(upload, original);
+    await svc.engine!.lists.add("images", "prohibited", "banned flag", { name: "banned.jpg", bytes: new Uint8Array(original) });
+    const edited = await sharp(original).resize(640).jpeg({ quality: 40 }).toBuffer();
+    const res = await submitAndWait("hash-hit", await stillVideo("banked-copy", edited), "VIOLENT");
+    assert.equal(res.riskLevel, "REJECT");
+    const f = res.frameDetail[0];
+    assert.equal(f.riskLabel1, "prohibited");
+    assert.equal(f.riskDetail.hashMatch.entry, "banned flag");
+    assert.ok(f.riskDetail.hashMatch.distance <= 10, String(f.riskDetail.hashMatch.distance));
+    const listed = await svc.engine!.lists.all();
+    assert.ok(listed.images.entries.some((e) => e.entry === "banned flag"));
+  });
+
+  test("a politician in the face gallery: another photo of him → POLITY REJECT naming him", async () => {
+    const portrait = await sharp(path.join(HUMAN_ASSETS, "screenshot-facedetect.jpg")).extract({ left: 0, top: 330, width: 170, height: 170 }).resize(320).extend({ top: 80, bottom: 80, left: 80, right: 80, background: "#000" }).jpeg({ quality: 92 }).toBuffer();
+    const msg = await svc.engine!.lists.add("faces", "politicians", "Vladimir Mandic", { name: "vlado.jpg", bytes: new Uint8Array(portrait) });
+    assert.match(msg, /face added/);
+    const frame = await placedFrame("screenshot-facematch.jpg", { left: 0, top: 20, width: 175, height: 175 }, 300);
+    const res = await submitAndWait("face-hit", await stillVideo("politician-other-photo", frame), "POLITY");
+    assert.equal(res.riskLevel, "REJECT", JSON.stringify(res.frameDetail?.[0]?.allLabels ?? res));
+    const f = res.frameDetail[0];
+    assert.equal(f.riskLabel1, "politics");
+    assert.ok(f.riskDetail.faces.some((x: Json) => x.name === "Vladimir Mandic"), JSON.stringify(f.riskDetail.faces));
+  });
+});
