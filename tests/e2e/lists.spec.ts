@@ -1,0 +1,25 @@
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import sharp from "sharp";
+import { mediaDir } from "../support/media";
+
+// Operators fill the reference lists from the dashboard; detectors pick entries up without a restart.
+test("add an image to the hash bank from the Lists page, see it listed, remove it", async ({ page }) => {
+  const file = path.join(mediaDir(), "lists-e2e.jpg");
+  await sharp({ create: { width: 400, height: 300, channels: 3, background: "#884422" } })
+    .composite([{ input: Buffer.from(`<svg width="400" height="300"><circle cx="120" cy="150" r="90" fill="#2266dd"/><rect x="240" y="60" width="120" height="180" fill="#eeeeee"/></svg>`) }])
+    .jpeg()
+    .toFile(file);
+  await page.goto("/lists");
+  const bank = page.getByTestId("list-images");
+  await expect(bank).toContainText("No entries yet");
+  await bank.getByLabel("entry").fill("e2e banned image");
+  await bank.getByLabel("file").setInputFiles(file);
+  await bank.getByRole("button", { name: "Add" }).click();
+  await expect(bank.getByTestId("list-added")).toContainText("image hashed");
+  await expect(bank.getByTestId("list-entry")).toContainText("e2e banned image");
+  await expect(page.getByTestId("keyword-lists")).toContainText("ad_contact");
+  page.once("dialog", (d) => void d.accept());
+  await bank.getByRole("button", { name: "remove" }).click();
+  await expect(bank.getByTestId("list-entry")).toHaveCount(0);
+});
