@@ -1,5 +1,6 @@
 // `npm run bench`: prints one JSON document with every figure (no pass/fail thresholds: speed lives here).
 import { benchDetectors } from "./detectors";
+import { benchAudioDetectors } from "./audio-detectors";
 import { benchFileRatio } from "./file-ratio";
 import { benchHubLatency } from "./hub-latency";
 import { benchLiveCapacity, benchLiveLatency } from "./live";
@@ -8,6 +9,7 @@ const only = process.argv[2];
 const out: Record<string, unknown> = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, at: new Date().toISOString() };
 const sections: Array<[string, () => Promise<unknown>]> = [
   ["detectors", benchDetectors],
+  ["audioDetectors", benchAudioDetectors],
   ["file", benchFileRatio],
   ["hub", () => benchHubLatency()],
   ["liveLatency", () => benchLiveLatency()],

@@ -4,6 +4,7 @@ import { asRiskLevel, riskStyles } from "@/components/ui/risk";
 import { extraDescription, labelName } from "./frame-info";
 import HighlightedText from "./HighlightedText";
 import type { AudioDetail } from "./types";
+import TrackMatch from "@/components/shared/TrackMatch";
 
 function segmentText(seg: AudioDetail): string {
   return seg.audioText || seg.riskDetail?.audioText || "";
@@ -34,6 +35,7 @@ export default function AudioSegments({ segments }: { segments: AudioDetail[] })
               ) : (
                 <p className="text-zinc-600">no transcript</p>
               )}
+              <TrackMatch detail={seg.riskDetail} />
             </div>
             {seg.audioUrl ? <audio controls preload="none" src={seg.audioUrl} className="h-8 w-full" /> : <span className="text-[11px] text-zinc-600">no audio clip</span>}
           </li>

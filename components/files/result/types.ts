@@ -50,11 +50,15 @@ export interface ImgRiskDetail {
   person_num?: number;
   objects?: DetectedObject[];
   ocrText?: OcrText;
+  /** extension: the prohibited-image hash bank entry that matched */
+  hashMatch?: { list: string; entry: string; distance: number };
 }
 
 export interface AudioRiskDetail {
   riskSource?: number;
   audioText?: string;
+  /** extension: the reference track that matched (known audio) */
+  matchedTrack?: { list: string; entry: string; offsetSec: number; score: number };
   matchedLists?: MatchedList[];
   riskSegments?: RiskSegment[];
 }

@@ -6,6 +6,7 @@ import HighlightedText from "@/components/files/result/HighlightedText";
 import RiskBadge from "@/components/ui/RiskBadge";
 import { riskStyles } from "@/components/ui/risk";
 import type { AudioView, FailedView } from "./event-view";
+import TrackMatch from "@/components/shared/TrackMatch";
 
 const PAGE = 40;
 
@@ -38,6 +39,7 @@ function AudioEventRow({ seg }: { seg: AudioView }) {
         ) : (
           <p className="text-zinc-600">{silent ? "no speech" : "no transcript"}</p>
         )}
+        <TrackMatch detail={seg.riskDetail} />
         {seg.context !== undefined && <p className="mt-0.5 text-[11px] text-zinc-500" title="previous + current segment">with context: {seg.context}</p>}
       </div>
       {seg.audioUrl ? <audio controls preload="none" src={seg.audioUrl} className="h-8 w-full" /> : <span className="text-[11px] text-zinc-600">no audio clip</span>}
