@@ -45,7 +45,7 @@ if (!only || only === "unit" || only === "integration") {
   // Node 20's --test takes no globs: list the files
   const dirs = only === "unit" ? ["tests/unit"] : only === "integration" ? ["tests/integration"] : ["tests/unit", "tests/integration"];
   const globs = dirs.flatMap((d) => fs.readdirSync(d, { recursive: true }).filter((f) => String(f).endsWith(".test.ts")).sort().map((f) => `${d}/${f}`));
-  const status = run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", "--test-reporter-destination=.test-results/node.tap", ...globs]);
+  const status = run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", "--test-force-exit", "--test-timeout=300000", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", "--test-reporter-destination=.test-results/node.tap", ...globs]);
   const tap = fs.existsSync(".test-results/node.tap") ? fs.readFileSync(".test-results/node.tap", "utf8") : "";
   const num = (k) => Number((tap.match(new RegExp(`^# ${k} (\\d+)$`, "m")) ?? [])[1] ?? 0);
   counts.passed += num("pass");

@@ -29,6 +29,8 @@ export async function startReceiver(statuses: number[] = []) {
     waiters.splice(0).forEach((w) => w());
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  // a receiver a failed test forgot to close must not keep the test process alive
+  server.unref();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`;
   return {
     url,
