@@ -11,6 +11,10 @@ if (!existsSync(path.resolve(".next", "BUILD_ID"))) {
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "moderation-e2e-"));
 process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));
 
+// The e2e server always gets its own embedded store: a shared PostgreSQL (DATABASE_URL, set by CI for the
+// integration tests) would carry tasks from earlier runs into this one.
+delete process.env.DATABASE_URL;
+
 // Object.assign: Next's typings declare NODE_ENV read-only.
 Object.assign(process.env, {
   PORT: process.env.E2E_PORT ?? "3100",

@@ -13,7 +13,16 @@ for (const backend of storeBackends()) {
     const schema = `t_disp_${Date.now().toString(36)}`;
     const store: Store = await openStore({ dataDir, databaseUrl: backend.databaseUrl, pgSchema: schema });
     const make = () => new Dispatcher({ db: store.db, timeScale: 0.01, checkTarget: async () => undefined });
-    after(() => store.close());
+    after(async () => {
+      await store.close();
+      if (backend.databaseUrl) {
+        const { default: pg } = await import("pg");
+        const c = new pg.Client({ connectionString: backend.databaseUrl });
+        await c.connect();
+        await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await c.end();
+      }
+    });
 
     test("500, 500, then 200 → delivered on the 3rd attempt, every attempt recorded", async () => {
       const rx = await startReceiver([500, 500]);

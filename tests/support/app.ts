@@ -11,14 +11,19 @@ export const TEST_KEY = "test-key-0001";
 export async function startTestService(o: { databaseUrl?: string | null; env?: Record<string, string>; dataDir?: string } = {}): Promise<App & { dataDir: string; post: (p: string, body: unknown) => Promise<Record<string, unknown>> }> {
   const dataDir = o.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), "mod-test-")));
   let databaseUrl = o.databaseUrl ?? null;
+  let dropSchema: (() => Promise<void>) | null = null;
   if (databaseUrl && !databaseUrl.includes("search_path")) {
-    // isolate each run in its own schema via the libpq "options" parameter
+    // isolate each run in its own schema via the libpq "options" parameter; dropped on close
     const schema = `t_${crypto.randomBytes(6).toString("hex")}`;
     const { default: pg } = await import("pg");
-    const c = new pg.Client({ connectionString: databaseUrl });
-    await c.connect();
-    await c.query(`CREATE SCHEMA ${schema}`);
-    await c.end();
+    const admin = async (sql: string) => {
+      const c = new pg.Client({ connectionString: o.databaseUrl! });
+      await c.connect();
+      await c.query(sql);
+      await c.end();
+    };
+    await admin(`CREATE SCHEMA ${schema}`);
+    dropSchema = () => admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     const u = new URL(databaseUrl);
     u.searchParams.set("options", `-c search_path=${schema}`);
     databaseUrl = u.toString();
@@ -41,6 +46,14 @@ export async function startTestService(o: { databaseUrl?: string | null; env?: R
     const res = await fetch(`${app.url}${p}`, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
     return (await res.json()) as Record<string, unknown>;
   };
-  return Object.assign(app, { dataDir, post });
+  const close = app.close.bind(app);
+  return Object.assign(app, {
+    dataDir,
+    post,
+    close: async () => {
+      await close();
+      await dropSchema?.().catch(() => undefined);
+    },
+  });
 }
 
