@@ -6,8 +6,7 @@ import { after, before, describe, test } from "node:test";
 import { fileReferenceTracks } from "../../server/detect/audio";
 import { excerptWav, speechWav, TUNE_A, TUNE_B, tuneWav } from "../support/speech";
 import { mediaDir, startStaticServer } from "../support/media";
-import { startTestService, TEST_KEY } from "../support/app";
-import { waitFor } from "../support/net";
+import { queryUntilDone, startTestService, TEST_KEY } from "../support/app";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const run = promisify(execFile);
@@ -22,10 +21,7 @@ async function videoWithAudio(name: string, wav: string, seconds: number): Promi
 describe("audio detectors through /video/v4", async () => {
   const svc = await startTestService();
   let web: { url: string; close(): Promise<void> };
-  const query = (btId: string) => waitFor(async () => {
-    const q = await svc.post("/video/query/v4", { accessKey: TEST_KEY, btId });
-    return q.code === 1100 ? (q as Json) : null;
-  }, 120_000, 250);
+  const query = (btId: string) => queryUntilDone(svc, btId);
   before(async () => {
     web = await startStaticServer(mediaDir());
   });

@@ -7,8 +7,7 @@ import { after, before, describe, test } from "node:test";
 import sharp from "sharp";
 import { placedFrame } from "../bench/detectors";
 import { mediaDir, startStaticServer } from "../support/media";
-import { startTestService, TEST_KEY } from "../support/app";
-import { waitFor } from "../support/net";
+import { queryUntilDone, startTestService, TEST_KEY } from "../support/app";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const run = promisify(execFile);
@@ -29,10 +28,7 @@ describe("operator lists through /video/v4: face gallery and prohibited-image ha
   const submitAndWait = async (btId: string, file: string, imgType: string) => {
     const ack = await svc.post("/video/v4", { accessKey: TEST_KEY, appId: "a", eventId: "video", imgType, audioType: "NONE", data: { btId, url: `${web.url}/${path.basename(file)}`, detectFrequency: 1 } });
     assert.equal(ack.code, 1100, JSON.stringify(ack));
-    return waitFor(async () => {
-      const q = await svc.post("/video/query/v4", { accessKey: TEST_KEY, btId });
-      return q.code === 1100 ? (q as Json) : null;
-    }, 120_000, 250);
+    return queryUntilDone(svc, btId);
   };
   before(async () => {
     web = await startStaticServer(mediaDir());

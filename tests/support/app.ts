@@ -57,3 +57,15 @@ export async function startTestService(o: { databaseUrl?: string | null; env?: R
   });
 }
 
+
+/** Polls /video/query/v4 until the file's result is ready (code 1100) and returns it. */
+export async function queryUntilDone(svc: { post: (p: string, body: unknown) => Promise<Record<string, unknown>> }, btId: string, timeoutMs = 120_000): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const q = await svc.post("/video/query/v4", { accessKey: TEST_KEY, btId });
+    if (q.code === 1100) return q;
+    if (q.code !== 1101) throw new Error(`query ${btId}: ${JSON.stringify(q)}`);
+    if (Date.now() > deadline) throw new Error(`query ${btId}: still processing after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
