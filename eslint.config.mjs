@@ -15,5 +15,12 @@ export default tseslint.config(
       "no-restricted-syntax": ["error", { selector: "CallExpression[callee.property.name='waitForTimeout']", message: "wait for a condition, not a fixed sleep" }],
     },
   },
+  {
+    // Next bundles route handlers and pages: a value import of server code would pull the engine (workers, ffmpeg, models) into the bundle
+    files: ["app/**/*.ts", "app/**/*.tsx", "components/**/*.ts", "components/**/*.tsx"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [{ group: ["@/server/*", "!@/server/registry"], allowTypeImports: true, message: "reach server objects through @/server/registry (type imports are fine)" }] }],
+    },
+  },
   { files: ["**/*.mjs", "**/*.cjs"], languageOptions: { globals: { process: "readonly", console: "readonly" } } },
 );

@@ -93,3 +93,7 @@ export interface StreamDetail {
   stream: StreamSummary;
   events: StreamEvent[]; // oldest first
 }
+
+// ---- reference lists ----
+export type ListKind = "faces" | "images" | "audio";
+export const LIST_KINDS: readonly ListKind[] = ["faces", "images", "audio"];

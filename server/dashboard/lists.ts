@@ -7,8 +7,7 @@ import { fileHashBank, type HashBank } from "../detect/hash-bank";
 import { DEFAULT_AUDIO_LISTS, fileReferenceTracks, REFERENCE_LISTS, type FileReferenceTracks, type ReferenceListName } from "../detect/audio";
 import type { DetectPool } from "../detect";
 
-export type ListKind = "faces" | "images" | "audio";
-export const LIST_KINDS: readonly ListKind[] = ["faces", "images", "audio"];
+import type { ListKind } from "../../lib/dashboard-api";
 
 export interface ListEntry {
   list: string;

@@ -1,4 +1,4 @@
-import { LIST_KINDS, type ListKind } from "@/server/dashboard/lists";
+import { LIST_KINDS, type ListKind } from "@/lib/dashboard-api";
 import { getRegistry } from "@/server/registry";
 import { badRequest, json } from "../../respond";
 
