@@ -54,8 +54,10 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   const rtmp: RtmpServer | null = config.rtmpPort > 0 ? await startRtmpServer({ rtmpPort: config.rtmpPort, httpPort: config.rtmpHttpPort, host: config.host }).catch((err: Error) => (log(`RTMP ingest not started: ${err.message}`), null)) : null;
   if (rtmp) {
     // the service may pull from this server's own ingest even without ALLOW_PRIVATE_NETWORKS
-    engine?.addOwnMediaOrigin(`rtmp://127.0.0.1:${rtmp.rtmpPort}`);
-    engine?.addOwnMediaOrigin(`http://127.0.0.1:${rtmp.httpPort}`);
+    for (const host of ["127.0.0.1", "localhost"]) {
+      engine?.addOwnMediaOrigin(`rtmp://${host}:${rtmp.rtmpPort}`);
+      engine?.addOwnMediaOrigin(`http://${host}:${rtmp.httpPort}`);
+    }
     log(`> RTMP ingest on rtmp://localhost:${rtmp.rtmpPort}/live/<key> (HTTP-FLV on :${rtmp.httpPort})`);
   }
   const capabilities = () => engine?.ctx.capabilities() ?? capabilityTable();
