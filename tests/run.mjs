@@ -1,6 +1,6 @@
 // `npm test`: unit + integration (node:test) then end-to-end (Playwright in Debian chromium).
 // On a fresh Debian machine it first installs the Debian packages the tests need (as root).
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
 // product: ffmpeg (ffprobe), pocketsphinx + model (speech to text), fpcalc (audio fingerprints);
@@ -45,9 +45,18 @@ if (!only || only === "unit" || only === "integration") {
   // Node 20's --test takes no globs: list the files
   const dirs = only === "unit" ? ["tests/unit"] : only === "integration" ? ["tests/integration"] : ["tests/unit", "tests/integration"];
   const globs = dirs.flatMap((d) => fs.readdirSync(d, { recursive: true }).filter((f) => String(f).endsWith(".test.ts")).sort().map((f) => `${d}/${f}`));
-  const status = run(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", "--test-force-exit", "--test-timeout=300000", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", "--test-reporter-destination=.test-results/node.tap", ...globs]);
-  const tap = fs.existsSync(".test-results/node.tap") ? fs.readFileSync(".test-results/node.tap", "utf8") : "";
-  const num = (k) => Number((tap.match(new RegExp(`^# ${k} (\\d+)$`, "m")) ?? [])[1] ?? 0);
+  // --test-force-exit ends the runner before a file reporter flushes: read the summary from the spec output we relay
+  let out = "";
+  const status = await new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", "--test-force-exit", "--test-timeout=300000", "--test-reporter=spec", ...globs], { stdio: ["inherit", "pipe", "inherit"] });
+    child.stdout.on("data", (chunk) => {
+      process.stdout.write(chunk);
+      out += chunk.toString();
+      if (out.length > 200_000) out = out.slice(-100_000);
+    });
+    child.on("close", (code) => resolve(code ?? 1));
+  });
+  const num = (k) => Number((out.match(new RegExp(`^ℹ ${k} (\\d+)$`, "m")) ?? [])[1] ?? 0);
   counts.passed += num("pass");
   counts.failed += num("fail") + num("cancelled");
   counts.skipped += num("skipped") + num("todo");
