@@ -2,11 +2,10 @@ import { and, eq, sql } from "drizzle-orm";
 import { VideoStreamCallback } from "../../lib/contract/videostream-callbacks";
 import { AudioStreamCallback } from "../../lib/contract/audiostream-callbacks";
 import type { StreamEvent } from "../../lib/dashboard-api";
+import { worstRiskLevel, type RiskLevel } from "../../lib/contract/taxonomy";
 import { dashboardStreams, receivedCallbacks } from "../store/schema";
 import { parseCallback, type ReceiverAnswer } from "./receiver";
 import { toSummary, type StreamsDeps } from "./streams";
-
-const RANK: Record<string, number> = { PASS: 0, REVIEW: 1, REJECT: 2 };
 
 /**
  * Receiver for live results: the per-stream secret in the URL, a body valid under the contract and
@@ -53,4 +52,4 @@ export async function receiveStreamCallback(d: Pick<StreamsDeps, "db" | "publish
   return { status: 200, body: { ok: true } };
 }
 
-const maxRisk = (a: string | null, b: string) => (a && RANK[a] >= (RANK[b] ?? 0) ? a : b);
+const maxRisk = (a: string | null, b: string) => (a ? worstRiskLevel(a as RiskLevel, b as RiskLevel) : b);

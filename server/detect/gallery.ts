@@ -5,7 +5,7 @@ import path from "node:path";
 import { GALLERY_LISTS, type GalleryList, type GalleryRecord } from "./gallery-store";
 import { POLICY } from "./policy";
 import { WorkerDetectPool } from "./pool";
-import { bumpStamp, checkEntryName, checkListName, entryFileName, readRecords, writeJsonAtomic } from "./store";
+import { bumpStamp, checkEntryName, checkListName, entryFileName, readRecords, writeJsonAtomic, writeQueue } from "./store";
 import type { FaceEmbedding } from "./types";
 
 export { GALLERY_LISTS, type GalleryList } from "./gallery-store";
@@ -74,13 +74,7 @@ export function fileFaceGallery(dir: string, opts: { embedder?: FaceEmbedder } =
     if (!e.embedLargestFace) return Promise.reject(new TypeError("the embedder given to fileFaceGallery has no embedLargestFace()"));
     return e.embedLargestFace(image);
   };
-  let chain: Promise<unknown> = Promise.resolve();
-  // one change at a time: every change is read-modify-write of an entry file plus the stamp
-  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = chain.then(fn, fn);
-    chain = run.catch(() => {});
-    return run;
-  };
+  const serial = writeQueue();
   const fileOf = (list: string, entry: string) => path.join(dir, list, entryFileName(entry));
 
   return {

@@ -3,7 +3,7 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { frameHashes, hamming } from "./phash";
 import { POLICY } from "./policy";
-import { bumpStamp, checkEntryName, checkListName, entryFileName, readRecords, stampKey, writeJsonAtomic } from "./store";
+import { bumpStamp, checkEntryName, checkListName, entryFileName, readRecords, stampKey, writeJsonAtomic, writeQueue } from "./store";
 import type { HashMatch } from "./types";
 
 /** One JSON file per entry: <dir>/<list>/<entryFileName(entry)> */
@@ -28,12 +28,7 @@ export interface HashBank {
 
 /** The bank in `dir`; list names are free slugs (a-z, 0-9, _ and -), e.g. "violent", "terror_flags". */
 export function fileHashBank(dir: string): HashBank {
-  let chain: Promise<unknown> = Promise.resolve();
-  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = chain.then(fn, fn);
-    chain = run.catch(() => {});
-    return run;
-  };
+  const serial = writeQueue();
   const fileOf = (list: string, entry: string) => path.join(dir, list, entryFileName(entry));
   return {
     dir,

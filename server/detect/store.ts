@@ -100,3 +100,13 @@ export async function bumpStamp(dir: string): Promise<Stamp> {
 export function countsOf(dir: string | undefined): Record<string, number> {
   return dir ? readStampSync(dir)?.counts ?? {} : {};
 }
+
+/** Runs changes one at a time: each is a read-modify-write of an entry file plus the version stamp. */
+export function writeQueue(): <T>(fn: () => Promise<T>) => Promise<T> {
+  let chain: Promise<unknown> = Promise.resolve();
+  return <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = chain.then(fn, fn);
+    chain = run.catch(() => {});
+    return run;
+  };
+}

@@ -1,9 +1,9 @@
 // Turns engine hits into the contract's frame verdict: worst hit on top, every hit in allLabels.
+import { mergeLists, mergeSegments, rank } from "./hits";
 import { describe, type LabelLang } from "../../lib/labels";
 import type { BusinessHit, Hit } from "./engines/engine";
-import { RISK_ORDER } from "./policy";
 import type {
-  BusinessLabel, DetectedFace, DetectedObject, DetectedPerson, FrameLabel, FrameVerdict, ImgRiskDetail, MatchedList, OcrText, RiskSegment,
+  BusinessLabel, DetectedFace, DetectedObject, DetectedPerson, FrameLabel, FrameVerdict, ImgRiskDetail, OcrText,
 } from "./types";
 
 export interface VerdictParts {
@@ -25,29 +25,8 @@ export interface VerdictParts {
   scores?: Record<string, Record<string, number>>;
 }
 
-/** Worst level first, then most probable; stable for equal hits. */
-export function rankHits(hits: readonly Hit[]): Hit[] {
-  return [...hits].sort((a, b) => RISK_ORDER[b.riskLevel] - RISK_ORDER[a.riskLevel] || b.probability - a.probability);
-}
 
-function mergeLists(hits: readonly Hit[]): MatchedList[] {
-  const byName = new Map<string, MatchedList>();
-  for (const h of hits) {
-    for (const l of h.matchedLists ?? []) {
-      const into = byName.get(l.name) ?? { name: l.name, words: [] };
-      into.words.push(...l.words);
-      byName.set(l.name, into);
-    }
-  }
-  for (const l of byName.values()) l.words.sort((a, b) => a.position[0] - b.position[0]);
-  return [...byName.values()];
-}
 
-function mergeSegments(hits: readonly Hit[]): RiskSegment[] {
-  const seen = new Map<string, RiskSegment>();
-  for (const h of hits) for (const s of h.riskSegments ?? []) seen.set(`${s.position[0]}:${s.position[1]}`, s);
-  return [...seen.values()].sort((a, b) => a.position[0] - b.position[0]);
-}
 
 function ocrText(text: string, hits: readonly Hit[]): OcrText {
   const textHits = hits.filter((h) => h.matchedLists);
@@ -81,7 +60,7 @@ function businessLabels(hits: readonly BusinessHit[], lang: LabelLang): Business
 }
 
 export function buildVerdict(p: VerdictParts): FrameVerdict {
-  const ranked = rankHits(p.hits);
+  const ranked = rank(p.hits);
   const allLabels: FrameLabel[] = ranked.map((h) => ({
     riskLevel: h.riskLevel,
     riskLabel1: h.labels[0],

@@ -1,14 +1,14 @@
 import { Code, codeMessage } from "../../lib/contract/codes";
+import { worstRiskLevel, type RiskLevel } from "../../lib/contract/taxonomy";
 import type { FrameVerdict } from "../detect";
 import type { SegmentVerdict } from "../detect/audio";
 import { audioVerdictFields } from "./audio-verdict";
 import type { AudioSegment } from "../ingest/audio";
 import type { CapturedFrame } from "../ingest/frames";
 
-type Level = "PASS" | "REVIEW" | "REJECT";
-const RANK: Record<Level, number> = { PASS: 0, REVIEW: 1, REJECT: 2 };
+type Level = RiskLevel;
 
-export const worst = (levels: Level[]): Level => levels.reduce<Level>((w, l) => (RANK[l] > RANK[w] ? l : w), "PASS");
+export const worst = (levels: Level[]): Level => levels.reduce<Level>(worstRiskLevel, "PASS");
 
 const TEXT_TYPES = new Set(["ADVERT", "IMGTEXTRISK"]);
 

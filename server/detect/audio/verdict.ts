@@ -1,7 +1,7 @@
 // Turns audio hits into the contract's segment verdict: worst hit on top, every hit in allLabels.
+import { mergeLists, mergeSegments, rank } from "../hits";
 import type { RiskLevel } from "../../../lib/contract/taxonomy";
 import { describe, type LabelLang } from "../../../lib/labels";
-import { RISK_ORDER } from "../policy";
 import type { MatchedList, RiskSegment } from "../types";
 import type { AudioBusinessLabel, AudioLabel, AudioRiskDetail, KnownAudioMatch, SegmentVerdict } from "./types";
 
@@ -32,26 +32,8 @@ export interface AudioVerdictParts {
   timingsMs: Record<string, number>;
 }
 
-function rank(hits: readonly AudioHit[]): AudioHit[] {
-  return [...hits].sort((a, b) => RISK_ORDER[b.riskLevel] - RISK_ORDER[a.riskLevel] || b.probability - a.probability);
-}
 
-function mergeLists(hits: readonly AudioHit[]): MatchedList[] {
-  const byName = new Map<string, MatchedList>();
-  for (const l of hits.flatMap((h) => h.matchedLists ?? [])) {
-    const into = byName.get(l.name) ?? { name: l.name, words: [] };
-    into.words.push(...l.words);
-    byName.set(l.name, into);
-  }
-  for (const l of byName.values()) l.words.sort((a, b) => a.position[0] - b.position[0]);
-  return [...byName.values()];
-}
 
-function mergeSegments(hits: readonly AudioHit[]): RiskSegment[] {
-  const seen = new Map<string, RiskSegment>();
-  for (const s of hits.flatMap((h) => h.riskSegments ?? [])) seen.set(`${s.position[0]}:${s.position[1]}`, s);
-  return [...seen.values()].sort((a, b) => a.position[0] - b.position[0]);
-}
 
 function detailOf(source: AudioRiskDetail["riskSource"], hits: readonly AudioHit[], text: string | undefined): AudioRiskDetail {
   const d: AudioRiskDetail = { riskSource: source };
