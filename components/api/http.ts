@@ -32,15 +32,43 @@ function toError(res: Response, body: unknown): ApiRequestError {
   return new ApiRequestError(`HTTP ${res.status}${detail}`, res.status);
 }
 
+/** The session's CSRF token (double-submit cookie set at sign-in); every state-changing request echoes it. */
+export const CSRF_COOKIE = "mp_csrf";
+export const CSRF_HEADER = "x-csrf-token";
+
+function csrfHeader(): Record<string, string> {
+  if (typeof document === "undefined") return {};
+  const m = document.cookie.match(new RegExp(`(?:^|;\\s*)${CSRF_COOKIE}=([^;]+)`));
+  return m ? { [CSRF_HEADER]: decodeURIComponent(m[1]) } : {};
+}
+
+/**
+ * Every dashboard request goes through here (or apiJson/apiForm): it adds the CSRF header to
+ * state-changing methods, so no component builds its own fetch.
+ */
+export function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const method = (init.method ?? "GET").toUpperCase();
+  const headers = new Headers(init.headers);
+  if (method !== "GET" && method !== "HEAD") for (const [k, v] of Object.entries(csrfHeader())) headers.set(k, v);
+  return fetch(path, { cache: "no-store", ...init, method, headers });
+}
+
 /** GET/POST JSON against the dashboard's own API; non-2xx or an ApiError body throws ApiRequestError. */
 export async function apiJson<T>(path: string, init?: { method?: string; body?: unknown; signal?: AbortSignal }): Promise<T> {
-  const res = await fetch(path, {
+  const res = await apiFetch(path, {
     method: init?.method ?? "GET",
     headers: init?.body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
     body: init?.body === undefined ? undefined : JSON.stringify(init.body),
     signal: init?.signal,
-    cache: "no-store",
   });
+  const body = await readBody(res);
+  if (!res.ok || isApiError(body)) throw toError(res, body);
+  return body as T;
+}
+
+/** POST a multipart form (uploads); same error handling as apiJson. */
+export async function apiForm<T>(path: string, form: FormData, method = "POST"): Promise<T> {
+  const res = await apiFetch(path, { method, body: form, headers: { accept: "application/json" } });
   const body = await readBody(res);
   if (!res.ok || isApiError(body)) throw toError(res, body);
   return body as T;

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import ErrorNote from "@/components/ui/ErrorNote";
 import Panel from "@/components/ui/Panel";
+import { apiFetch } from "@/components/api/http";
 
 export interface ListGroup {
   lists: string[];
@@ -22,7 +23,7 @@ export default function ReferenceListPanel(p: { kind: "faces" | "images" | "audi
     setMessage(null);
     const form = e.currentTarget;
     try {
-      const res = await fetch(`/api/lists/${p.kind}`, { method: "POST", body: new FormData(form) });
+      const res = await apiFetch(`/api/lists/${p.kind}`, { method: "POST", body: new FormData(form) });
       const body = (await res.json()) as { message?: string; error?: string };
       if (!res.ok) throw new Error(body.error ?? `HTTP ${res.status}`);
       setMessage(body.message ?? "added");
@@ -37,7 +38,7 @@ export default function ReferenceListPanel(p: { kind: "faces" | "images" | "audi
 
   async function remove(list: string, entry: string) {
     if (!window.confirm(`Remove ${entry} from ${list}?`)) return;
-    await fetch(`/api/lists/${p.kind}?${new URLSearchParams({ list, entry })}`, { method: "DELETE" });
+    await apiFetch(`/api/lists/${p.kind}?${new URLSearchParams({ list, entry })}`, { method: "DELETE" });
     p.onChange();
   }
 

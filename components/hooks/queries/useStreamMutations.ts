@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { StreamStartInput } from "@/lib/dashboard-api";
-import { ApiRequestError, apiJson } from "@/components/api/http";
+import { ApiRequestError, apiFetch, apiJson } from "@/components/api/http";
 import { queryKeys } from "./keys";
 
 /** Service code for "this stream is already being moderated" (CONTRACT §1.4). */
@@ -29,11 +29,10 @@ type StartBody = { requestId?: unknown; error?: unknown; code?: unknown; dupRequ
 
 /** POST /api/streams; the ApiError body may carry `dupRequestId`, which apiJson would drop. */
 async function startStream(input: StreamStartInput): Promise<StreamStarted> {
-  const res = await fetch("/api/streams", {
+  const res = await apiFetch("/api/streams", {
     method: "POST",
     headers: { accept: "application/json", "content-type": "application/json" },
     body: JSON.stringify(input),
-    cache: "no-store",
   });
   const text = await res.text();
   let body: StartBody | null = null;
