@@ -1,19 +1,25 @@
 import crypto from "node:crypto";
 import { EventEmitter } from "node:events";
 import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { pinnedRequest, type CheckedTarget } from "../net/pinned";
 import type { Db } from "../store/db";
-import { deliveries, deliveryAttempts, type DeliveryRow } from "../store/schema";
+import { deliveries, deliveryAttempts, tasks, type DeliveryRow } from "../store/schema";
 import { nextRetryDelayMs, type ScheduleName } from "./schedules";
 
 export interface DispatcherOptions {
   db: Db;
   timeScale: number;
-  /** Throws when the target may not be called (SSRF guard); the attempt is then recorded as failed. */
-  checkTarget: (url: string) => Promise<void>;
+  /**
+   * Resolves and vets the target before every attempt (SSRF guard); the POST then connects to exactly the
+   * addresses it returns. Throws when the target may not be called: the attempt is recorded as failed.
+   */
+  checkTarget: (url: string) => Promise<CheckedTarget>;
   concurrency?: number;
   timeoutMs?: number;
-  /** Extra headers per attempt, e.g. signatures; gets the exact bytes sent. */
-  sign?: (id: string, timestamp: number, body: string) => Record<string, string>;
+  /** Extra headers per attempt, e.g. the webhook-signature; gets the exact body sent (UTF-8) and its webhook-id/timestamp. */
+  sign?: (m: { id: string; requestId: string; timestampSec: number; body: string }) => Promise<Record<string, string>> | Record<string, string>;
+  /** Bound on undelivered callbacks (see saturated()); 0 or absent = unbounded. */
+  queueMax?: { perKey: number; total: number };
   log?: (msg: string) => void;
 }
 
@@ -81,6 +87,30 @@ export class Dispatcher extends EventEmitter<{ outcome: [DeliveryOutcome] }> {
     if (this.seqChains.get(input.requestId) === next) this.seqChains.delete(input.requestId);
     this.kick();
     return id;
+  }
+
+  /** Undelivered (pending) callbacks: of the tasks of one accessKey (by key id) and in total. */
+  async backlog(keyId: string): Promise<{ key: number; total: number }> {
+    const [row] = await this.o.db
+      .select({ total: sql<number>`count(*)`, key: sql<number>`count(*) FILTER (WHERE ${tasks.keyId} = ${keyId})` })
+      .from(deliveries)
+      .leftJoin(tasks, eq(tasks.requestId, deliveries.requestId))
+      .where(eq(deliveries.status, "pending"));
+    return { key: Number(row?.key ?? 0), total: Number(row?.total ?? 0) };
+  }
+
+  /**
+   * Why new work from this accessKey must be refused (its undelivered callbacks, or all of them, reached
+   * the bound), or null. Accepted tasks' callbacks are never dropped: the bound applies to new submissions.
+   */
+  async saturated(keyId: string): Promise<string | null> {
+    const perKey = this.o.queueMax?.perKey ?? 0;
+    const total = this.o.queueMax?.total ?? 0;
+    if (perKey <= 0 && total <= 0) return null;
+    const b = await this.backlog(keyId);
+    if (perKey > 0 && b.key >= perKey) return `${b.key} callbacks of this accessKey are waiting for delivery (at most ${perKey}); retry once its callback URL accepts them`;
+    if (total > 0 && b.total >= total) return `${b.total} callbacks are waiting for delivery (at most ${total} in total); retry later`;
+    return null;
   }
 
   /** Recorded attempts of a task's deliveries, oldest first. */
@@ -160,22 +190,26 @@ export class Dispatcher extends EventEmitter<{ outcome: [DeliveryOutcome] }> {
     const started = Date.now();
     let httpStatus: number | null = null;
     let error: string | null = null;
+    const timeout = AbortSignal.timeout(this.o.timeoutMs ?? 5000);
     try {
-      await this.o.checkTarget(d.url);
+      const target = await this.o.checkTarget(d.url);
       const ts = Math.floor(started / 1000);
-      const res = await fetch(d.url, {
+      const body = Buffer.from(d.body, "utf8");
+      const signed = (await this.o.sign?.({ id: d.id, requestId: d.requestId, timestampSec: ts, body: d.body })) ?? {};
+      // redirects are not followed: a 3xx is a failed attempt like any other non-200
+      const res = await pinnedRequest(target, {
         method: "POST",
-        headers: { "content-type": "application/json", "user-agent": "moderation-platform/1 callback", "webhook-id": d.id, "webhook-timestamp": String(ts), ...(this.o.sign?.(d.id, ts, d.body) ?? {}) },
-        body: d.body,
-        redirect: "manual",
-        signal: AbortSignal.timeout(this.o.timeoutMs ?? 5000),
+        headers: { "content-type": "application/json", "content-length": body.length, "user-agent": "moderation-platform/1 callback", "webhook-id": d.id, "webhook-timestamp": String(ts), ...signed },
+        body,
+        signal: timeout,
       });
-      httpStatus = res.status;
-      await res.arrayBuffer().catch(() => undefined);
-      if (res.status !== 200) error = `HTTP ${res.status}`;
+      httpStatus = res.statusCode ?? null;
+      res.resume(); // the answer's body is not needed; the timeout still bounds the connection
+      res.on("error", () => undefined);
+      if (httpStatus !== 200) error = `HTTP ${httpStatus}`;
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string } };
-      error = e.name === "TimeoutError" ? "timeout" : `${e.message}${e.cause?.code ? ` (${e.cause.code})` : ""}`;
+      const e = err as Error & { code?: string };
+      error = timeout.aborted ? "timeout" : `${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ""}`;
     }
     const now = new Date();
     const delay = error ? nextRetryDelayMs(d.schedule as ScheduleName, attempt, this.o.timeScale) : null;

@@ -1,13 +1,11 @@
 import { createWriteStream } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
-import http, { type IncomingMessage } from "node:http";
-import https from "node:https";
-import type { LookupFunction } from "node:net";
-import { isIPv6 } from "node:net";
+import type { IncomingMessage } from "node:http";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Transform } from "node:stream";
 import { randomBytes } from "node:crypto";
+import { pinnedRequest, type CheckedTarget } from "../net/pinned";
 import { UrlRefusedError, checkUrl } from "./url-guard";
 
 export type DownloadErrorKind = "too-large" | "http-status" | "refused-url" | "network" | "timeout";
@@ -36,22 +34,8 @@ export interface DownloadOptions {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** A lookup that answers only with the addresses checkUrl already vetted. */
-function pinnedLookup(addresses: string[]): LookupFunction {
-  const entries = addresses.map((address) => ({ address, family: isIPv6(address) ? 6 : 4 }));
-  return (_host, options, callback) => {
-    const cb = callback as (err: Error | null, a: unknown, f?: number) => void;
-    if ((options as { all?: boolean }).all) cb(null, entries);
-    else cb(null, entries[0].address, entries[0].family);
-  };
-}
-
-function request(url: URL, addresses: string[], signal: AbortSignal): Promise<IncomingMessage> {
-  const lib = url.protocol === "https:" ? https : http;
-  return new Promise((resolve, reject) => {
-    const req = lib.get(url, { lookup: pinnedLookup(addresses), signal, headers: { "accept-encoding": "identity", "user-agent": "moderation-ingest/1" } }, resolve);
-    req.on("error", reject);
-  });
+function request(target: CheckedTarget, signal: AbortSignal): Promise<IncomingMessage> {
+  return pinnedRequest(target, { signal, headers: { "accept-encoding": "identity", "user-agent": "moderation-ingest/1" } });
 }
 
 /** Caps the stream at maxBytes, failing with too-large the moment it goes over. */
@@ -86,9 +70,10 @@ export async function downloadToFile(url: string, dest: string, opts: DownloadOp
   try {
     let current = url;
     for (let hop = 0; ; hop++) {
-      const { url: checked, addresses } = await checkUrl(current, { protocols: ["http", "https"], allowPrivate: opts.allowPrivate, allowedOrigins: opts.allowedOrigins });
+      const target = await checkUrl(current, { protocols: ["http", "https"], allowPrivate: opts.allowPrivate, allowedOrigins: opts.allowedOrigins });
+      const checked = target.url;
       signal.throwIfAborted();
-      const res = await request(checked, addresses, signal);
+      const res = await request(target, signal);
       const status = res.statusCode ?? 0;
       if (REDIRECTS.has(status) && res.headers.location) {
         res.resume();

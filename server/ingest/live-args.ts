@@ -23,6 +23,8 @@ export interface LiveArgsInput {
   audio: boolean;
   maxWidth: number;
   ioTimeoutMs: number;
+  /** Options for the input, put right before its -i (the egress guard's -http_proxy / -rtmp_tcurl). */
+  inputArgs?: string[];
 }
 
 export interface LiveArgs {
@@ -74,7 +76,7 @@ export function buildLiveArgs(o: LiveArgsInput): LiveArgs {
   if (kind !== "hls") args.push("-analyzeduration", FLV_ANALYZE_US);
   // No -reconnect*: a reconnect in the middle of an HTTP-FLV body restarts the FLV byte stream, which the
   // demuxer cannot splice, and the HLS demuxer already skips a failed segment. Retrying is the caller's job.
-  args.push("-i", o.url);
+  args.push(...(o.inputArgs ?? []), "-i", o.url);
   if (both) args.push("-f", "lavfi", "-i", EMPTY_AUDIO);
 
   if (frames) {

@@ -2,17 +2,25 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { speechEnergyOf } from "./energy";
+import type { EgressPolicy } from "../net/egress-proxy";
 import { startFfmpeg } from "./ffmpeg";
+import { guardLiveInput, type GuardedLiveInput } from "./live-egress";
 import type { OwnedProcess, ProcessResult } from "./process";
 import { buildLiveArgs, FRAME_INTERVAL_MAX_SEC, FRAME_INTERVAL_MIN_SEC, LIVE_SAMPLE_RATE, liveInputKind, type LiveArgs } from "./live-args";
 import { LiveClock } from "./live-clock";
 import { JpegSplitter } from "./live-jpeg";
 import { encodeWavPcm16, PcmSegmenter, pcmToInt16, type PcmCut } from "./live-pcm";
 import { classifyLiveFailure, LiveStderrParser, type LiveErrorCode } from "./live-stderr";
+import { UrlRefusedError } from "./url-guard";
 
 export interface LivePullOptions {
-  /** rtmp://, rtmps://, http(s):// (.flv or .m3u8 HLS); already checked by the caller's URL guard. */
+  /** rtmp://, rtmps://, http(s):// (.flv or .m3u8 HLS). */
   url: string;
+  /**
+   * Where ffmpeg may connect (live-egress.ts): the input is resolved and checked again before every run and
+   * every connection is pinned to checked addresses. Omitted = the caller vouches for every address (tests).
+   */
+  egress?: EgressPolicy;
   /** Capture one frame every N s (clamped to 1–60); null = no frames (audio streams). */
   frameIntervalSec: number | null;
   /** Cut the audio track into segments. */
@@ -122,7 +130,8 @@ export function startLivePull(o: LivePullOptions): LivePull {
   // HLS media arrives a whole segment at a time (often 6–10 s apart), so it needs a longer grace
   const isHls = liveInputKind(o.url) === "hls";
   const stallGraceMs = isHls ? HLS_STALL_GRACE_MS : STALL_GRACE_MS;
-  const argsFor = (frameIntervalSec: number | null) => buildLiveArgs({ url: o.url, frameIntervalSec, audio: o.audio, maxWidth: o.maxWidth ?? 1280, ioTimeoutMs });
+  const argsFor = (input: GuardedLiveInput, frameIntervalSec: number | null) =>
+    buildLiveArgs({ url: input.url, inputArgs: input.inputArgs, frameIntervalSec, audio: o.audio, maxWidth: o.maxWidth ?? 1280, ioTimeoutMs });
 
   const counters = { frames: 0, segments: 0, bytesIn: 0 };
   let nextFrame = o.frameStartIndex ?? 1;
@@ -180,7 +189,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
   };
 
   let announcedStart = false;
-  const runOnce = async (plan: LiveArgs): Promise<RunOutcome> => {
+  const runOnce = async (plan: LiveArgs, env: GuardedLiveInput["env"]): Promise<RunOutcome> => {
     const parser = new LiveStderrParser();
     const jpegs = new JpegSplitter();
     const pcm = new PcmSegmenter(Math.max(1, Math.round(segmentSec * LIVE_SAMPLE_RATE)));
@@ -200,6 +209,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
     };
 
     const proc = startFfmpeg(plan.args, {
+      env,
       extraOutputPipe: plan.audio,
       onStderrLine: (line) => {
         const ev = parser.line(line);
@@ -285,16 +295,30 @@ export function startLivePull(o: LivePullOptions): LivePull {
     await writes;
     if (local.error) throw new Error(`live pull: cannot use ${o.outDir}: ${local.error.message}`, { cause: local.error });
     if (stopped) return { reason: "stopped" };
-    const plan = argsFor(intervalSec);
-    let run = await runOnce(plan);
-    // a "video" stream without video: carry on with its audio (only possible when both were wanted)
-    if (!stopped && plan.frames && plan.audio && run.result.code !== 0 && NO_VIDEO_OUTPUT.test(run.result.stderr) && run.parser.inputAudio) {
-      run = await runOnce(argsFor(null));
+    let input: GuardedLiveInput;
+    try {
+      input = await guardLiveInput(o.url, o.egress);
+    } catch (err) {
+      if (err instanceof UrlRefusedError) return { reason: "failed", errorCode: 3001, message: `refused by the egress guard: ${err.message}`, gotData: false };
+      throw err;
     }
-    await writes;
-    const late = local.error as Error | null; // set by the write chain while we awaited
-    if (late) throw new Error(`live pull: cannot write to ${o.outDir}: ${late.message}`, { cause: late });
-    return stopped ? { reason: "stopped" } : finish(run);
+    try {
+      const plan = argsFor(input, intervalSec);
+      let run = await runOnce(plan, input.env);
+      // a "video" stream without video: carry on with its audio (only possible when both were wanted)
+      if (!stopped && plan.frames && plan.audio && run.result.code !== 0 && NO_VIDEO_OUTPUT.test(run.result.stderr) && run.parser.inputAudio) {
+        run = await runOnce(argsFor(input, null), input.env);
+      }
+      await writes;
+      const late = local.error as Error | null; // set by the write chain while we awaited
+      if (late) throw new Error(`live pull: cannot write to ${o.outDir}: ${late.message}`, { cause: late });
+      if (stopped) return { reason: "stopped" };
+      const end = finish(run);
+      const refused = input.proxy?.refused[0];
+      return end.reason === "failed" && refused ? { ...end, message: `${end.message} (refused by the egress guard: ${refused})` } : end;
+    } finally {
+      await input.close();
+    }
   })();
 
   return {

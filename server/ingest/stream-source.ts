@@ -1,9 +1,10 @@
+import type { EgressPolicy } from "../net/egress-proxy";
 import { startLivePull, type LivePull, type LivePullOptions } from "./live";
 
 /** Where a live task's media comes from. NORMAL URLs are pulled with ffmpeg; RTC providers need a connector. */
 export interface StreamSource {
   readonly description: string;
-  open(o: Omit<LivePullOptions, "url">): LivePull;
+  open(o: Omit<LivePullOptions, "url" | "egress">): LivePull;
 }
 
 /** No connector for this RTC provider is installed: its SDK cannot run here. */
@@ -18,11 +19,18 @@ export type ConnectorFactory = (data: Record<string, unknown>) => StreamSource;
 /** RTC connectors by streamType. Empty: no provider SDK can run here (see README "Live streams"). */
 export const RTC_CONNECTORS: Partial<Record<string, ConnectorFactory>> = {};
 
-export function streamSourceFor(data: Record<string, unknown>): StreamSource {
+/** `egress`: where the pull may connect (every run re-checks and pins); null only to validate `data`. */
+export function streamSourceFor(data: Record<string, unknown>, egress: EgressPolicy | null): StreamSource {
   const type = String(data.streamType ?? "NORMAL");
   if (type === "NORMAL") {
     const url = String(data.url);
-    return { description: url, open: (o) => startLivePull({ ...o, url }) };
+    return {
+      description: url,
+      open: (o) => {
+        if (!egress) throw new Error("a NORMAL stream source needs an egress policy to pull");
+        return startLivePull({ ...o, url, egress });
+      },
+    };
   }
   const connector = RTC_CONNECTORS[type];
   if (!connector) throw new MissingConnectorError(type);

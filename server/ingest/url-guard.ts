@@ -1,5 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
+import type { CheckedTarget } from "../net/pinned";
 import { isPrivateAddress } from "./ip-ranges";
 
 export { isPrivateAddress } from "./ip-ranges";
@@ -15,11 +16,25 @@ export class UrlRefusedError extends Error {
   }
 }
 
+/** Name → addresses (every one of them: the guard checks all and the connection uses only these). */
+export type Resolver = (host: string) => Promise<string[]>;
+
+const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+let resolver: Resolver = systemResolver;
+
+/**
+ * Replaces name resolution for every URL check in this process (tests map names such as `evil.test` to
+ * chosen addresses without touching /etc/hosts); null restores the system resolver.
+ */
+export function setResolver(r: Resolver | null): void {
+  resolver = r ?? systemResolver;
+}
+
 export interface CheckUrlOptions {
   /** Allowed schemes, with or without the colon: ["http", "https"]. */
   protocols: string[];
   allowPrivate: boolean;
-  /** Exact origins (e.g. "http://127.0.0.1:3000") exempt from the private-address check. */
+  /** Exact origins (e.g. "http://127.0.0.1:3000", "rtmp://127.0.0.1:1935") exempt from the private-address check. */
   allowedOrigins?: string[];
 }
 
@@ -28,7 +43,7 @@ export interface CheckUrlOptions {
  * private, unless allowPrivate or its origin is listed. Returns the addresses checked, so the caller
  * can connect to exactly those (no second lookup a DNS rebinding could answer differently).
  */
-export async function checkUrl(raw: string, opts: CheckUrlOptions): Promise<{ url: URL; addresses: string[] }> {
+export async function checkUrl(raw: string, opts: CheckUrlOptions): Promise<CheckedTarget> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -41,7 +56,8 @@ export async function checkUrl(raw: string, opts: CheckUrlOptions): Promise<{ ur
   if (!url.hostname) throw new UrlRefusedError("malformed", `URL has no host: ${url.href}`);
 
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  const exempt = opts.allowPrivate || (opts.allowedOrigins ?? []).includes(url.origin);
+  // URL.origin is "null" for rtmp: and other non-special schemes; scheme://host[:port] works for all
+  const exempt = opts.allowPrivate || (opts.allowedOrigins ?? []).includes(`${url.protocol}//${url.host}`);
   if (!exempt && /(^|\.)localhost\.?$/i.test(host)) throw new UrlRefusedError("private-address", `${host} is a local name`);
 
   let addresses: string[];
@@ -49,7 +65,7 @@ export async function checkUrl(raw: string, opts: CheckUrlOptions): Promise<{ ur
     addresses = [host];
   } else {
     try {
-      addresses = (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+      addresses = await resolver(host);
     } catch (cause) {
       throw new UrlRefusedError("unresolvable", `cannot resolve ${host}`, { cause });
     }

@@ -18,7 +18,7 @@ const STREAM_PROTOCOLS = ["rtmp:", "rtmps:", "http:", "https:"];
 export async function submitStream(ctx: EngineContext, runner: StreamRunner, product: Product, req: StreamRequest & { accessKey?: string; appId: string; eventId: string }, keyId: string, baseUrl: string) {
   const data = req.data;
   try {
-    streamSourceFor(data);
+    streamSourceFor(data, null);
   } catch (err) {
     if (err instanceof MissingConnectorError) throw invalid(err.message);
     throw err;

@@ -5,6 +5,7 @@ import { parseTypeList, IMG_TYPES, IMG_BUSINESS_TYPES, AUDIO_TYPES, AUDIO_BUSINE
 import type { FrameVerdict } from "../detect";
 import type { LiveFrame, LivePull, LiveSegment } from "../ingest/live";
 import { streamSourceFor } from "../ingest/stream-source";
+import { mediaEgress } from "./url-policy";
 import { tasks, type StreamState, type TaskRow } from "../store/schema";
 import type { EngineContext } from "./context";
 import { worst } from "./file-result";
@@ -111,7 +112,7 @@ export class StreamTask {
   }
 
   private async run(): Promise<void> {
-    const source = streamSourceFor(this.req.data);
+    const source = streamSourceFor(this.req.data, mediaEgress(this.ctx));
     await fs.mkdir(this.dir, { recursive: true });
     const d = this.req.data;
     let retry = 0;

@@ -1,25 +1,30 @@
 import { checkUrl, UrlRefusedError } from "../ingest/url-guard";
+import type { CheckedTarget } from "../net/pinned";
+import type { EgressPolicy } from "../net/egress-proxy";
 import type { EngineContext } from "./context";
 import { invalid } from "./errors";
 
 export const RECEIVER_PATH_PREFIX = "/api/receiver/";
 
 /** Callback targets: public http(s), or this server's own receiver routes, or anything with ALLOW_PRIVATE_NETWORKS=1. */
-export async function checkCallbackTarget(ctx: EngineContext, raw: string): Promise<void> {
+export async function checkCallbackTarget(ctx: EngineContext, raw: string): Promise<CheckedTarget> {
   const u = new URL(raw);
   const own = ctx.ownOrigins.has(u.origin) && u.pathname.startsWith(RECEIVER_PATH_PREFIX);
-  await checkUrl(raw, { protocols: ["http:", "https:"], allowPrivate: ctx.config.allowPrivateNetworks || own });
+  return checkUrl(raw, { protocols: ["http:", "https:"], allowPrivate: ctx.config.allowPrivateNetworks || own });
 }
 
 /** Media sources: only the given protocols, public addresses unless configured. */
 export async function checkMediaSource(ctx: EngineContext, raw: string, protocols: string[]): Promise<void> {
-  const u = new URL(raw);
-  const own = ctx.ownMediaOrigins.has(`${u.protocol}//${u.host}`);
-  await checkUrl(raw, { protocols, allowPrivate: ctx.config.allowPrivateNetworks || own });
+  await checkUrl(raw, { protocols, ...mediaEgress(ctx) });
+}
+
+/** What ffmpeg may connect to while pulling (the playlist, its segments, redirects): public hosts and this server's own ingest. */
+export function mediaEgress(ctx: EngineContext): EgressPolicy {
+  return { allowPrivate: ctx.config.allowPrivateNetworks, allowedOrigins: [...ctx.ownMediaOrigins] };
 }
 
 /** Runs a URL check at submission time and turns a refusal into a 1902 naming the field. */
-export async function requireAllowed(field: string, check: () => Promise<void>): Promise<void> {
+export async function requireAllowed(field: string, check: () => Promise<unknown>): Promise<void> {
   try {
     await check();
   } catch (err) {

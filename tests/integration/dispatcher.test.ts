@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
 import { Dispatcher } from "../../server/callback/dispatcher";
+import { checkUrl } from "../../server/ingest/url-guard";
 import { openStore, type Store } from "../../server/store/db";
 import { startReceiver, storeBackends, waitFor } from "../support/net";
 
@@ -12,7 +13,7 @@ for (const backend of storeBackends()) {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "disp-"));
     const schema = `t_disp_${Date.now().toString(36)}`;
     const store: Store = await openStore({ dataDir, databaseUrl: backend.databaseUrl, pgSchema: schema });
-    const make = () => new Dispatcher({ db: store.db, timeScale: 0.01, checkTarget: async () => undefined });
+    const make = () => new Dispatcher({ db: store.db, timeScale: 0.01, checkTarget: (url) => checkUrl(url, { protocols: ["http"], allowPrivate: true }) });
     after(async () => {
       await store.close();
       if (backend.databaseUrl) {

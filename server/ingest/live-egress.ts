@@ -1,0 +1,75 @@
+import { startEgressProxy, type EgressPolicy, type EgressProxy } from "../net/egress-proxy";
+import { liveInputKind } from "./live-args";
+import { checkUrl } from "./url-guard";
+
+/** How one ffmpeg run reaches its live input under the egress guard. */
+export interface GuardedLiveInput {
+  /** The URL to give ffmpeg (plain rtmp: the host replaced by the checked address). */
+  url: string;
+  /** Input options to put before `-i` (-http_proxy, -rtmp_tcurl). */
+  inputArgs: string[];
+  /** Environment for ffmpeg, or undefined for this process's own. */
+  env: Record<string, string | undefined> | undefined;
+  proxy: EgressProxy | null;
+  close(): Promise<void>;
+}
+
+const RTMP_DEFAULT_PORT = "1935";
+
+/**
+ * The tcUrl ffmpeg would send for `u` (rtmpproto.c: the app is the first path segment, or the first two when
+ * a playpath follows them, unless the second holds a `mp4:`-style prefix). Sent explicitly when the
+ * connection goes to an IP literal, so servers that route by the host name in tcUrl still see it.
+ */
+export function rtmpTcUrl(raw: string): string {
+  const u = new URL(raw);
+  const path = `${u.pathname}${u.search}`;
+  let app = "";
+  if (path.startsWith("/ondemand/")) app = "ondemand";
+  else {
+    const next = path.slice(1);
+    const slash = next.indexOf("/");
+    if (slash >= 0) {
+      const rest = next.slice(slash + 1);
+      const second = rest.indexOf("/");
+      const colon = rest.indexOf(":");
+      app = second < 0 || (colon >= 0 && colon < second) ? next.slice(0, slash) : next.slice(0, slash + 1 + second);
+    }
+  }
+  return `${u.protocol}//${u.hostname}:${u.port || RTMP_DEFAULT_PORT}/${app}`;
+}
+
+/** `raw` with its host replaced by the address literal (bracketed for IPv6). */
+export function withAddress(raw: string, address: string): string {
+  const u = new URL(raw);
+  u.hostname = address.includes(":") ? `[${address}]` : address;
+  return u.href;
+}
+
+const noop = async () => undefined;
+
+/**
+ * Makes ffmpeg connect only where `egress` allows, to addresses resolved and checked here:
+ * - http(s) (HTTP-FLV, HLS): a per-run egress proxy (server/net/egress-proxy.ts) named by -http_proxy and by the
+ *   http_proxy variable (ffmpeg's TLS layer reads only the variable), so redirects, playlist reloads and every
+ *   HLS segment are checked and pinned too;
+ * - rtmps: TLS, tunnelled through the same proxy with CONNECT;
+ * - rtmp: resolved and checked here, then ffmpeg connects to the checked address literal (tcUrl keeps the name).
+ *   ffmpeg's RTMP client follows no redirect to another host, so nothing else is reached.
+ * With egress absent or allowPrivate (ALLOW_PRIVATE_NETWORKS=1) ffmpeg connects by itself.
+ * Throws UrlRefusedError when the input itself is refused.
+ */
+export async function guardLiveInput(url: string, egress: EgressPolicy | undefined): Promise<GuardedLiveInput> {
+  if (!egress || egress.allowPrivate) return { url, inputArgs: [], env: undefined, proxy: null, close: noop };
+  const scheme = new URL(url).protocol;
+  if (scheme === "rtmp:") {
+    const target = await checkUrl(url, { protocols: ["rtmp"], ...egress });
+    return { url: withAddress(url, target.addresses[0]), inputArgs: ["-rtmp_tcurl", rtmpTcUrl(url)], env: undefined, proxy: null, close: noop };
+  }
+  await checkUrl(url, { protocols: ["http", "https", "rtmps"], ...egress });
+  const proxy = await startEgressProxy(egress);
+  // no_proxy would let ffmpeg bypass the proxy for matching hosts
+  const env = { ...process.env, http_proxy: proxy.url, no_proxy: undefined, NO_PROXY: undefined };
+  const inputArgs = liveInputKind(url) === "rtmp" ? [] : ["-http_proxy", proxy.url];
+  return { url, inputArgs, env, proxy, close: () => proxy.close() };
+}
