@@ -40,7 +40,8 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     closeNext = () => app.close();
   }
 
-  const server = http.createServer((req, res) => {
+  // slow-loris: a client must send its headers within 15 s and a whole request within 60 s (README "Security → Limits")
+  const server = http.createServer({ headersTimeout: 15_000, requestTimeout: 60_000, connectionsCheckingInterval: 5_000 }, (req, res) => {
     if (engine?.handle(req, res)) return;
     if (nextHandler) return void nextHandler(req, res);
     res.writeHead(404, { "content-type": "text/plain" }).end("not found");

@@ -22,6 +22,19 @@ export interface Config {
   fileMaxDurationSec: number;
   retentionHours: number;
   dashboardPollIntervalMs: number;
+  /** Limits (README "Security → Limits"); 0 disables a rate limit. */
+  limits: {
+    ratePerMinute: number;
+    rateBurst: number;
+    authFailPerMinute: number;
+    bodyMaxBytes: number;
+    fileQueueMax: number;
+    mediaMaxWidth: number;
+    mediaMaxHeight: number;
+    fileProcessMinSec: number;
+    fileProcessTimeFactor: number;
+    downloadStallTimeoutSec: number;
+  };
   /** OpenAI-compatible speech-to-text endpoint (…/audio/transcriptions); null = offline pocketsphinx */
   transcribe: { baseUrl: string; apiKey?: string; model?: string } | null;
   dev: boolean;
@@ -58,6 +71,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fileMaxDurationSec: num("FILE_MAX_DURATION_SEC", 2 * 3600, env),
     retentionHours: num("RESULT_RETENTION_HOURS", 72, env),
     dashboardPollIntervalMs: num("DASHBOARD_POLL_INTERVAL_MS", 2000, env),
+    limits: {
+      ratePerMinute: num("RATE_LIMIT_PER_MINUTE", 600, env),
+      rateBurst: num("RATE_LIMIT_BURST", 0, env), // 0 → RATE_LIMIT_PER_MINUTE
+      authFailPerMinute: num("AUTH_FAIL_LIMIT_PER_MINUTE", 30, env),
+      bodyMaxBytes: Math.max(1024, num("BODY_MAX_BYTES", 1024 * 1024 + 64 * 1024, env)),
+      fileQueueMax: Math.floor(num("FILE_QUEUE_MAX", 100, env)),
+      mediaMaxWidth: num("MEDIA_MAX_WIDTH", 7680, env),
+      mediaMaxHeight: num("MEDIA_MAX_HEIGHT", 4320, env),
+      fileProcessMinSec: num("FILE_PROCESS_MIN_SEC", 120, env),
+      fileProcessTimeFactor: num("FILE_PROCESS_TIME_FACTOR", 4, env),
+      downloadStallTimeoutSec: num("DOWNLOAD_STALL_TIMEOUT_SEC", 30, env),
+    },
     transcribe: env.TRANSCRIBE_BASE_URL ? { baseUrl: env.TRANSCRIBE_BASE_URL.replace(/\/+$/, ""), apiKey: env.TRANSCRIBE_API_KEY || undefined, model: env.TRANSCRIBE_MODEL || undefined } : null,
     dev: env.NODE_ENV !== "production",
   };

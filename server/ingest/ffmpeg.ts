@@ -6,6 +6,15 @@ export { FfmpegError, classifyStderr, type FfmpegErrorKind } from "./ffmpeg-erro
 export { resolveFfmpeg, resolveFfprobe } from "./resolve";
 
 export const LOCAL_PROTOCOLS = "file,pipe";
+
+/**
+ * Input options bounding how much of a (possibly hostile) file ffmpeg/ffprobe reads to find its streams:
+ * at most 10 MB and 10 s of media (ffmpeg's own defaults are similar, but stated here they cannot drift).
+ */
+export const PROBE_LIMITS: readonly string[] = ["-probesize", "10000000", "-analyzeduration", "10000000"];
+
+/** Input option making the decoder refuse pictures larger than `maxPixels` (w × h), e.g. a 20000×20000 frame. */
+export const decodeLimits = (maxPixels?: number): string[] => (maxPixels && maxPixels > 0 ? ["-max_pixels", String(Math.min(2 ** 31 - 1, Math.floor(maxPixels)))] : []);
 // Per scheme family: only what that family needs, so a playlist cannot pivot to file: or another scheme.
 const NETWORK_PROTOCOLS: Record<string, string> = {
   http: "http,https,tcp,tls,crypto,httpproxy,hls",

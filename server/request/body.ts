@@ -1,20 +1,57 @@
 import type http from "node:http";
 
-/** The contract caps `data` at 1 MB; the whole body may be a little larger. */
+/** Default BODY_MAX_BYTES: the contract caps `data` at 1 MB; the whole body may be a little larger. */
 export const MAX_BODY_BYTES = 1024 * 1024 + 64 * 1024;
 
-export class BodyError extends Error {}
-
-/** Reads a request body as JSON whatever the Content-Type (vendor samples send none). */
-export async function readJson(req: http.IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new BodyError(`body larger than ${limit} bytes`);
-    chunks.push(chunk);
+export class BodyError extends Error {
+  /** True when the body was refused for its size: the rest is left unread and the connection closed. */
+  constructor(
+    message: string,
+    readonly tooLarge = false,
+  ) {
+    super(message);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+}
+
+const tooLarge = (limit: number) => new BodyError(`body larger than ${limit} bytes`, true);
+
+/**
+ * Reads a request body as JSON whatever the Content-Type (vendor samples send none). A declared
+ * Content-Length over `limit` is refused before reading; a streamed body stops at the first byte past it.
+ * The request is paused, not destroyed, so the caller can still answer on the socket.
+ */
+export function readJson(req: http.IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (fn: () => void) => {
+      req.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+      fn();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.pause();
+      finish(() => reject(tooLarge(limit)));
+    };
+    const onEnd = () =>
+      finish(() => {
+        try {
+          resolve(parse(Buffer.concat(chunks)));
+        } catch (err) {
+          reject(err);
+        }
+      });
+    const onError = (err: Error) => finish(() => reject(new BodyError(`body could not be read: ${err.message}`)));
+    const onClose = () => finish(() => reject(new BodyError("connection closed before the body ended")));
+    req.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
+  });
+}
+
+function parse(buf: Buffer): unknown {
+  const text = buf.toString("utf8");
   if (!text.trim()) throw new BodyError("empty body, expected a JSON object");
   try {
     return JSON.parse(text);

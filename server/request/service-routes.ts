@@ -12,6 +12,7 @@ import type { Engine } from "../engine";
 import { ApiError, invalid, noPermission } from "../task/errors";
 import { newRequestId } from "../task/ids";
 import { queryVideoFile, submitVideoFile, type VideoFileRequest as VideoFileTaskRequest } from "../task/video-file";
+import { RateLimiter } from "../service/rate-limit";
 import { BodyError, readJson } from "./body";
 
 type Verb<S extends z.ZodType> = (engine: Engine, input: z.output<S>, keyId: string, baseUrl: string) => Promise<object>;
@@ -25,7 +26,7 @@ const route = <S extends z.ZodType>(schema: S, verb: Verb<S>): Route => ({ schem
 
 /** The six v4 endpoints; each answers HTTP 200 with a business code (CONTRACT §1.1). */
 const ROUTES: Record<string, Route> = {
-  "/video/v4": route(VideoFileRequest, (e, input, keyId, baseUrl) => submitVideoFile(e.ctx, input as unknown as VideoFileTaskRequest, keyId, baseUrl, (id) => e.files.enqueue(id))),
+  "/video/v4": route(VideoFileRequest, (e, input, keyId, baseUrl) => submitVideoFile(e.ctx, input as unknown as VideoFileTaskRequest, keyId, baseUrl, (id) => e.files.enqueue(id), () => fileQueueFull(e))),
   "/video/query/v4": route(VideoQueryRequest, (e, input, keyId) => queryVideoFile(e.ctx, input as { btId: string }, keyId)),
   "/videostream/v4": route(VideoStreamRequest, (e, input, keyId, baseUrl) => submitStream(e.ctx, e.streams, "videostream", input as unknown as StreamTaskRequest, keyId, baseUrl)),
   "/finish_videostream/v4": route(VideoStreamCloseRequest, (e, input, keyId) => closeStream(e.ctx, e.streams, "videostream", input.requestId, keyId)),
@@ -42,10 +43,31 @@ export function registerServiceRoute(path: string, r: Route): void {
 }
 export { route };
 
-function send(res: http.ServerResponse, status: number, body: unknown, type = "application/json; charset=utf-8") {
+function send(res: http.ServerResponse, status: number, body: unknown, extra: http.OutgoingHttpHeaders = {}) {
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(text), "cache-control": "no-store" });
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text), "cache-control": "no-store", ...extra });
   res.end(text);
+}
+
+/** Per-engine limiters (README "Security → Limits"): requests per accessKey, failed accessKey checks per client address. */
+const limiters = new WeakMap<Engine, { perKey: RateLimiter; authFails: RateLimiter }>();
+function limitersOf(engine: Engine) {
+  let l = limiters.get(engine);
+  if (!l) {
+    const c = engine.ctx.config.limits;
+    l = { perKey: new RateLimiter(c.ratePerMinute, c.rateBurst), authFails: new RateLimiter(c.authFailPerMinute) };
+    limiters.set(engine, l);
+  }
+  return l;
+}
+
+/** 1901 with the reason; `retry-after` (seconds) is a hint beyond the contract. */
+const qpsLimit = (why: string, retryAfterSec: number) => Object.assign(new ApiError(Code.QPS_LIMIT, `${codeMessage(Code.QPS_LIMIT)}: ${why}; retry in ${retryAfterSec} s`), { retryAfterSec });
+
+/** FILE_QUEUE_MAX: files accepted but not yet processing. */
+function fileQueueFull(e: Engine): string | null {
+  const max = e.ctx.config.limits.fileQueueMax;
+  return max > 0 && e.files.waitingCount >= max ? `${e.files.waitingCount} files are already waiting to be processed (FILE_QUEUE_MAX ${max})` : null;
 }
 
 /** Handles the service's own paths; returns false for anything else (the dashboard's). */
@@ -75,21 +97,43 @@ export function handleService(engine: Engine, req: http.IncomingMessage, res: ht
 }
 
 async function answer(engine: Engine, r: Route | undefined, req: http.IncomingMessage, res: http.ServerResponse) {
+  // a body left unread (too large, or refused before reading) ends the connection after the answer
+  let unread = false;
   try {
     if (!r) throw new ApiError(Code.SERVICE_FAILURE, `${codeMessage(Code.SERVICE_FAILURE)}: this endpoint is not available in this build`);
-    const raw = await readJson(req).catch((err) => {
-      throw err instanceof BodyError ? invalid(err.message) : err;
+    const { perKey, authFails } = limitersOf(engine);
+    const address = req.socket.remoteAddress ?? "unknown";
+    if (authFails.exhausted(address)) {
+      unread = true;
+      throw qpsLimit(`too many requests with an unknown accessKey from this address`, authFails.retryAfterSec(address));
+    }
+    const raw = await readJson(req, engine.ctx.config.limits.bodyMaxBytes).catch((err) => {
+      if (err instanceof BodyError) {
+        unread = err.tooLarge;
+        throw invalid(err.message);
+      }
+      throw err;
     });
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw invalid("body must be a JSON object");
     const key = (raw as { accessKey?: unknown }).accessKey;
     if (typeof key !== "string" || key === "") throw invalid("accessKey is required");
     const keyId = engine.accessKeys.check(key);
-    if (!keyId) throw noPermission();
+    if (!keyId) {
+      // unknown keys spend their address's budget, never a real key's
+      if (!authFails.take(address)) throw qpsLimit(`too many requests with an unknown accessKey from this address`, authFails.retryAfterSec(address));
+      throw noPermission();
+    }
+    if (!perKey.take(keyId)) throw qpsLimit(`more than ${perKey.perMinute} requests a minute for this accessKey`, perKey.retryAfterSec(keyId));
     const parsed = r.schema.safeParse(raw);
     if (!parsed.success) throw invalid(describeZodError(parsed.error).replace(/^invalid parameter\s*/i, ""));
     send(res, 200, await r.verb(engine, parsed.data, keyId, baseUrlOf(engine, req)));
   } catch (err) {
-    if (err instanceof ApiError) return send(res, 200, { code: err.code, message: err.message, requestId: newRequestId() });
+    if (err instanceof ApiError) {
+      const extra: http.OutgoingHttpHeaders = unread ? { connection: "close" } : {};
+      const retry = (err as { retryAfterSec?: number }).retryAfterSec;
+      if (retry) extra["retry-after"] = String(retry);
+      return send(res, 200, { code: err.code, message: err.message, requestId: newRequestId() }, extra);
+    }
     engine.ctx.log(`service error on ${req.url}: ${(err as Error).stack ?? err}`);
     send(res, 200, { code: Code.SERVICE_FAILURE, message: codeMessage(Code.SERVICE_FAILURE), requestId: newRequestId() });
   }

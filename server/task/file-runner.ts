@@ -30,6 +30,11 @@ export class FileRunner {
     this.pump();
   }
 
+  /** Files accepted but not yet processing (FILE_QUEUE_MAX bounds it). */
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
+
   get pending(): number {
     return this.waiting.length + this.active.size;
   }

@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { Code, codeMessage } from "../../lib/contract/codes";
 import { tasks, type TaskRow } from "../store/schema";
 import type { EngineContext } from "./context";
-import { invalid } from "./errors";
+import { ApiError, invalid } from "./errors";
 import { newRequestId } from "./ids";
 import { checkCallbackTarget, checkMediaSource, requireAllowed } from "./url-policy";
 
@@ -42,7 +42,7 @@ export interface VideoFileAck {
 }
 
 /** Accepts a file for moderation: persists the task first, then the runner picks it up. */
-export async function submitVideoFile(ctx: EngineContext, req: VideoFileRequest, keyId: string, baseUrl: string, onQueued: (requestId: string) => void): Promise<VideoFileAck> {
+export async function submitVideoFile(ctx: EngineContext, req: VideoFileRequest, keyId: string, baseUrl: string, onQueued: (requestId: string) => void, queueFull: () => string | null = () => null): Promise<VideoFileAck> {
   await requireAllowed("data.url", () => checkMediaSource(ctx, req.data.url, ["http:", "https:"]));
   if (req.callback) await requireAllowed("callback", () => checkCallbackTarget(ctx, req.callback!));
 
@@ -51,6 +51,8 @@ export async function submitVideoFile(ctx: EngineContext, req: VideoFileRequest,
     // Decision (documented in README): a btId still in progress is not started twice.
     return { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS), requestId: running.requestId, btId: req.data.btId, detail: { errorCode: 1001, dupRequestId: running.requestId } };
   }
+  const full = queueFull();
+  if (full) throw new ApiError(Code.QPS_LIMIT, `${codeMessage(Code.QPS_LIMIT)}: ${full}`);
   const now = new Date();
   const requestId = newRequestId();
   const { accessKey: _secret, ...stored } = req;
