@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import TopNav from "@/components/layout/TopNav";
 import Providers from "./providers";
+import { sessionUser } from "./session-user";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -9,11 +10,12 @@ export const metadata: Metadata = {
   description: "Submit video files for moderation and review the results",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const user = await sessionUser();
   return (
     <html lang="en">
       <body className="min-h-screen bg-surface font-sans text-sm text-zinc-200 antialiased">
-        <Providers>
+        <Providers user={user}>
           <TopNav />
           <main className="mx-auto max-w-7xl px-4 py-5">{children}</main>
         </Providers>

@@ -2,8 +2,10 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
+import { UserProvider } from "@/components/auth/UserContext";
+import type { SessionUser } from "@/lib/roles";
 
-export default function Providers({ children }: { children: ReactNode }) {
+export default function Providers({ children, user }: { children: ReactNode; user: SessionUser | null }) {
   // One client per browser tab; created lazily so server renders never share a cache.
   const [client] = useState(
     () =>
@@ -13,5 +15,9 @@ export default function Providers({ children }: { children: ReactNode }) {
         },
       }),
   );
-  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  return (
+    <QueryClientProvider client={client}>
+      <UserProvider user={user}>{children}</UserProvider>
+    </QueryClientProvider>
+  );
 }

@@ -4,12 +4,14 @@ import type { Engine } from "./engine";
 import type { Dashboard } from "./dashboard";
 import type { Hub } from "./hub";
 import type { createDemo } from "./dashboard/demo";
+import type { AuthApi } from "./auth/api";
 
 export interface Registry {
   engine: Engine | null; // null when the dashboard drives a remote service
   dashboard: Dashboard;
   hub: Hub;
   demo: ReturnType<typeof createDemo>;
+  auth: AuthApi;
 }
 
 const KEY = Symbol.for("moderation-platform.registry");

@@ -1,4 +1,5 @@
 import type { ApiError } from "@/lib/dashboard-api";
+import { CSRF_COOKIE, CSRF_HEADER } from "@/lib/roles";
 
 /** A failed dashboard API call, carrying the ApiError body's message and optional service code. */
 export class ApiRequestError extends Error {
@@ -32,9 +33,6 @@ function toError(res: Response, body: unknown): ApiRequestError {
   return new ApiRequestError(`HTTP ${res.status}${detail}`, res.status);
 }
 
-/** The session's CSRF token (double-submit cookie set at sign-in); every state-changing request echoes it. */
-export const CSRF_COOKIE = "mp_csrf";
-export const CSRF_HEADER = "x-csrf-token";
 
 function csrfHeader(): Record<string, string> {
   if (typeof document === "undefined") return {};

@@ -3,13 +3,38 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useSocketConnected } from "@/components/hooks/useSocket";
+import { apiJson } from "@/components/api/http";
+import { useUser } from "@/components/auth/UserContext";
+import { can, type Permission } from "@/lib/roles";
 
-const LINKS = [
+/** Links shown to roles holding `permission` (default: everyone signed in). */
+const LINKS: Array<{ href: string; label: string; permission?: Permission }> = [
   { href: "/streams", label: "Streams" },
   { href: "/files", label: "Files" },
   { href: "/lists", label: "Lists" },
   { href: "/capabilities", label: "Capabilities" },
+  { href: "/users", label: "Users", permission: "users:manage" },
+  { href: "/audit", label: "Audit", permission: "audit:view" },
 ];
+
+function UserMenu() {
+  const user = useUser();
+  if (!user) return null;
+  async function signOut() {
+    await apiJson("/api/auth/signout", { method: "POST" }).catch(() => undefined);
+    window.location.assign("/signin");
+  }
+  return (
+    <span className="flex items-center gap-3 text-xs text-zinc-400" data-testid="user-menu">
+      <Link href="/account" className="hover:text-zinc-200">
+        <span className="text-zinc-200" data-testid="user-name">{user.username}</span> · <span data-testid="user-role">{user.role}</span>
+      </Link>
+      <button onClick={() => void signOut()} className="text-sky-300 hover:underline">
+        Sign out
+      </button>
+    </span>
+  );
+}
 
 function LiveIndicator() {
   const connected = useSocketConnected();
@@ -28,6 +53,14 @@ function LiveIndicator() {
 
 export default function TopNav() {
   const pathname = usePathname();
+  const user = useUser();
+  if (!user) {
+    return (
+      <header className="border-b border-surface-line bg-surface-sunken/95">
+        <div className="mx-auto flex h-11 max-w-7xl items-center px-4 text-sm font-semibold tracking-tight text-zinc-100">Moderation</div>
+      </header>
+    );
+  }
   return (
     <header className="sticky top-0 z-20 border-b border-surface-line bg-surface-sunken/95 backdrop-blur">
       <div className="mx-auto flex h-11 max-w-7xl items-center gap-6 px-4">
@@ -35,7 +68,7 @@ export default function TopNav() {
           Moderation
         </Link>
         <nav className="flex h-full items-stretch gap-1" aria-label="Main">
-          {LINKS.map((link) => {
+          {LINKS.filter((link) => !link.permission || can(user.role, link.permission)).map((link) => {
             const active = pathname === link.href || pathname.startsWith(`${link.href}/`);
             return (
               <Link
@@ -51,8 +84,9 @@ export default function TopNav() {
             );
           })}
         </nav>
-        <div className="ml-auto">
+        <div className="ml-auto flex items-center gap-4">
           <LiveIndicator />
+          <UserMenu />
         </div>
       </div>
     </header>

@@ -4,15 +4,19 @@ import { useState } from "react";
 import { useModalDialog } from "@/components/hooks/useModalDialog";
 import { useCloseStreamMutation } from "@/components/hooks/queries/useStreamMutations";
 import ErrorNote from "@/components/ui/ErrorNote";
+import { useCan } from "@/components/auth/UserContext";
 
 /** "Close" with a confirmation dialog: stops the pull at once; the end marker follows live. */
 export default function CloseStreamButton({ requestId, name, size = "sm" }: { requestId: string; name: string; size?: "sm" | "md" }) {
   const [open, setOpen] = useState(false);
   const ref = useModalDialog(open);
   const close = useCloseStreamMutation(requestId);
+  const allowed = useCan("stream:close");
 
   const confirm = () => close.mutate(undefined, { onSuccess: () => setOpen(false) });
   const pad = size === "md" ? "px-3 py-1.5 text-sm" : "px-2.5 py-1 text-xs";
+  // only supervisors may cut a stream (the server refuses others too)
+  if (!allowed) return null;
 
   return (
     <>

@@ -10,6 +10,7 @@ import { INITIAL_STREAM_FORM, type StreamFormState } from "./form-model";
 import SamplePanel from "./SamplePanel";
 import StreamCard from "./StreamCard";
 import StreamStartForm from "./StreamStartForm";
+import { useCan } from "@/components/auth/UserContext";
 
 function Wall() {
   const pollMs = useStreamsLive();
@@ -46,16 +47,19 @@ function Wall() {
 export default function StreamsPage() {
   const [form, setForm] = useState<StreamFormState>(INITIAL_STREAM_FORM);
   const set = (patch: Partial<StreamFormState>) => setForm((s) => ({ ...s, ...patch }));
+  const canStart = useCan("stream:start");
   return (
     <div className="space-y-4">
       <div>
         <h1 className="text-lg font-semibold text-zinc-100">Live streams</h1>
         <p className="text-xs text-zinc-500">Moderate RTMP, HTTP-FLV and HLS streams; results and stream ends arrive live.</p>
       </div>
-      <Panel title="Start a stream">
-        <StreamStartForm state={form} set={set} />
-        <SamplePanel onUseUrl={(url) => set({ url })} />
-      </Panel>
+      {canStart && (
+        <Panel title="Start a stream">
+          <StreamStartForm state={form} set={set} />
+          <SamplePanel onUseUrl={(url) => set({ url })} />
+        </Panel>
+      )}
       <Wall />
     </div>
   );

@@ -14,8 +14,14 @@ export interface Hub {
 const ROOM_PATTERN = /^(files|streams|file:[0-9a-f]{32}|stream:[0-9a-f]{32})$/;
 
 /** socket.io on the same HTTP server as Next; clients join named rooms and get typed events. */
-export function createHub(server: http.Server): Hub {
+export function createHub(server: http.Server, authorize: (req: http.IncomingMessage) => Promise<boolean>): Hub {
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(server, { serveClient: false, cors: { origin: false } });
+  // every connection carries the dashboard's session cookie; checked once per connection
+  io.use((socket, next) => {
+    authorize(socket.request)
+      .then((ok) => next(ok ? undefined : new Error("sign in required")))
+      .catch(() => next(new Error("sign in required")));
+  });
   io.on("connection", (socket) => {
     socket.on("subscribe", (room, ack) => {
       const ok = typeof room === "string" && ROOM_PATTERN.test(room);

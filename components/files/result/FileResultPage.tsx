@@ -16,6 +16,7 @@ import AudioSegments from "./AudioSegments";
 import FrameStrip from "./FrameStrip";
 import ResultSummary from "./ResultSummary";
 import { isFileResult, QUERY_PROCESSING, type FileQueryEnvelope } from "./types";
+import ReviewPanel from "@/components/shared/ReviewPanel";
 
 type Progress = Pick<FileProgressEvent, "status" | "framesDone" | "framesTotal" | "segmentsDone" | "segmentsTotal">;
 
@@ -90,6 +91,7 @@ export default function FileResultPage({ btId }: { btId: string }) {
       {isFileResult(data) && (
         <>
           <Panel title="Verdict"><ResultSummary result={data} /></Panel>
+          <ReviewPanel targetKind="file" targetId={btId} />
           <Panel title={`Frames (${data.frameDetail?.length ?? 0})`}><FrameStrip frames={data.frameDetail ?? []} /></Panel>
           <Panel title={`Audio segments (${data.audioDetail?.length ?? 0})`}><AudioSegments segments={data.audioDetail ?? []} /></Panel>
         </>

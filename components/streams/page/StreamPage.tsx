@@ -12,6 +12,7 @@ import EndMarker from "./EndMarker";
 import { lanes } from "./event-view";
 import FrameLane from "./FrameLane";
 import StreamHeader from "./StreamHeader";
+import ReviewPanel from "@/components/shared/ReviewPanel";
 
 function Timeline({ detail }: { detail: StreamDetail }) {
   const { stream, events } = detail;
@@ -52,6 +53,7 @@ export default function StreamPage({ requestId }: { requestId: string }) {
       <StreamHeader stream={query.data.stream} live={pollMs === false} />
       {query.isError && <ErrorNote prefix="Refresh failed, showing what was loaded:" error={query.error} />}
       <Timeline detail={query.data} />
+      <ReviewPanel targetKind="stream" targetId={requestId} />
     </div>
   );
 }

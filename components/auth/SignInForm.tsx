@@ -1,0 +1,49 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { apiJson } from "@/components/api/http";
+import ErrorNote from "@/components/ui/ErrorNote";
+import { Field, inputCls } from "@/components/ui/form";
+
+/** Only same-site paths are followed after sign-in (no open redirect). */
+export function safeNext(next: string | null): string {
+  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/streams";
+}
+
+export default function SignInForm({ next }: { next: string | null }) {
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await apiJson("/api/auth/signin", { method: "POST", body: { username, password } });
+      // a full load, so the server renders the pages for the signed-in user
+      window.location.assign(safeNext(next));
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="mx-auto mt-16 max-w-sm space-y-4 rounded border border-surface-line bg-surface-raised p-6" data-testid="signin-form">
+      <h1 className="text-lg font-semibold text-zinc-100">Sign in</h1>
+      <Field label="Username" htmlFor="signin-username">
+        <input id="signin-username" className={inputCls} autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} required autoFocus />
+      </Field>
+      <Field label="Password" htmlFor="signin-password">
+        <input id="signin-password" type="password" className={inputCls} autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+      </Field>
+      {error !== null && <ErrorNote error={error} />}
+      <button type="submit" disabled={busy} className="w-full rounded bg-sky-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-sky-500 disabled:opacity-50">
+        {busy ? "Signing in…" : "Sign in"}
+      </button>
+      <p className="text-xs text-zinc-500">On first start the server prints the supervisor account&apos;s one-time password in its log.</p>
+    </form>
+  );
+}

@@ -1,0 +1,59 @@
+import type { Permission } from "../../lib/roles";
+
+/**
+ * Who may reach which dashboard path: every page and dashboard API request passes through this
+ * table in the custom server (server/auth/gate.ts) before Next sees it. First match wins;
+ * anything not listed needs "view" to read and supervisor rights ("users:manage") to change.
+ */
+export type Access = "public" | "signed-in" | Permission;
+
+export interface AccessRule {
+  methods: readonly string[] | "*";
+  path: RegExp;
+  access: Access;
+  /** audit action recorded for every attempt (allowed or not) */
+  audit?: string;
+  /** state-changing but exempt from the CSRF token (it has its own check) */
+  csrfExempt?: boolean;
+}
+
+const ANY = "*";
+const WRITE = ["POST", "PUT", "PATCH", "DELETE"];
+
+export const ACCESS_RULES: readonly AccessRule[] = [
+  // Next's own assets and the callback receivers (authenticated by their secret URL token and signature)
+  { methods: ANY, path: /^\/(_next\/|__nextjs|favicon\.ico$|icon|robots\.txt$)/, access: "public" },
+  { methods: ["POST"], path: /^\/api\/receiver\//, access: "public", csrfExempt: true },
+  { methods: ["GET", "HEAD"], path: /^\/api\/health$/, access: "public" },
+  { methods: ["GET", "HEAD"], path: /^\/signin$/, access: "public" },
+  { methods: ["POST"], path: /^\/api\/auth\/signin$/, access: "public", csrfExempt: true },
+  { methods: ["POST"], path: /^\/api\/auth\/signout$/, access: "signed-in", audit: "auth.signout" },
+  { methods: ["POST"], path: /^\/api\/auth\/password$/, access: "signed-in", audit: "auth.password" },
+  { methods: ["GET"], path: /^\/api\/auth\/me$/, access: "signed-in" },
+  { methods: ["GET", "HEAD"], path: /^\/account$/, access: "signed-in" },
+  // pages and APIs for supervisors
+  { methods: ["GET", "HEAD"], path: /^\/(users|audit)(\/|$)/, access: "users:manage" },
+  { methods: ["GET"], path: /^\/api\/users(\/|$)/, access: "users:manage" },
+  { methods: WRITE, path: /^\/api\/users(\/|$)/, access: "users:manage", audit: "user.change" },
+  { methods: ["GET"], path: /^\/api\/audit(\/|$)/, access: "audit:view" },
+  // moderation work
+  { methods: ["POST"], path: /^\/api\/files$/, access: "file:submit", audit: "file.submit" },
+  { methods: ["POST"], path: /^\/api\/streams$/, access: "stream:start", audit: "stream.start" },
+  { methods: ["POST"], path: /^\/api\/streams\/[^/]+\/close$/, access: "stream:close", audit: "stream.close" },
+  { methods: ["POST"], path: /^\/api\/demo\/start$/, access: "stream:start", audit: "demo.start" },
+  { methods: ["POST"], path: /^\/api\/reviews$/, access: "review:record", audit: "review.record" },
+  { methods: WRITE, path: /^\/api\/lists(\/|$)/, access: "lists:edit", audit: "list.change" },
+  { methods: WRITE, path: /^\/api\/policy(\/|$)/, access: "policy:edit", audit: "policy.change" },
+  // everything else: reading needs a session with "view"; unknown writes are supervisors'
+  { methods: ["GET", "HEAD"], path: /^\//, access: "view" },
+  { methods: ANY, path: /^\//, access: "users:manage", audit: "other.change" },
+];
+
+export function accessRule(method: string, pathname: string): AccessRule {
+  const m = method.toUpperCase();
+  return ACCESS_RULES.find((r) => (r.methods === ANY || r.methods.includes(m)) && r.path.test(pathname)) ?? ACCESS_RULES[ACCESS_RULES.length - 1];
+}
+
+export function isSafeMethod(method: string): boolean {
+  return ["GET", "HEAD", "OPTIONS"].includes(method.toUpperCase());
+}

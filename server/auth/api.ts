@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { IDENTITY_HEADERS, REVIEW_DECISIONS, ROLES, type Role } from "../../lib/roles";
+import { AuthError, type Auth } from "./index";
+import { clearedCookies, sessionCookies } from "./gate";
+
+/** The dashboard's account, user, audit and review APIs: route handlers pass the Request here. */
+
+function answer(body: unknown, status = 200, cookies: string[] = []): Response {
+  const headers = new Headers({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+  for (const c of cookies) headers.append("set-cookie", c);
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+const problem = (err: unknown): Response => {
+  if (err instanceof AuthError) return answer({ error: err.message }, err.status);
+  if (err instanceof z.ZodError) return answer({ error: err.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, 400);
+  throw err;
+};
+
+async function body<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+  const raw = await req.json().catch(() => {
+    throw new AuthError("body must be JSON", 400);
+  });
+  return schema.parse(raw);
+}
+
+/** Who the gate says is calling (it strips these headers from client requests and sets them itself). */
+export function identity(req: Request): { id: string; username: string; role: Role; sessionId: string; ip: string; https: boolean } {
+  const h = (k: string) => req.headers.get(k) ?? "";
+  const id = h(IDENTITY_HEADERS.id);
+  if (!id) throw new AuthError("sign in required", 401);
+  return { id, username: h(IDENTITY_HEADERS.username), role: h(IDENTITY_HEADERS.role) as Role, sessionId: h(IDENTITY_HEADERS.session), ip: h(IDENTITY_HEADERS.ip), https: h(IDENTITY_HEADERS.https) === "1" };
+}
+
+const SignIn = z.object({ username: z.string().min(1).max(64), password: z.string().min(1).max(256) });
+const PasswordChange = z.object({ current: z.string().min(1).max(256), next: z.string().min(1).max(256) });
+const NewUser = z.object({ username: z.string().min(1).max(64), role: z.enum(ROLES) });
+const UserChange = z.object({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional(), resetPassword: z.boolean().optional() }).refine((c) => c.role !== undefined || c.disabled !== undefined || c.resetPassword, "nothing to change");
+const Review = z.object({
+  targetKind: z.enum(["file", "stream"]),
+  targetId: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/),
+  item: z.string().max(200).nullish(),
+  decision: z.enum(REVIEW_DECISIONS),
+  note: z.string().max(2000).nullish(),
+});
+
+export function createAuthApi(auth: Auth) {
+  return {
+    async signIn(req: Request): Promise<Response> {
+      try {
+        const b = await body(req, SignIn);
+        const ip = req.headers.get(IDENTITY_HEADERS.ip) ?? "unknown";
+        const s = await auth.signIn(b.username, b.password, ip, req.headers.get("user-agent"));
+        return answer({ user: s.user }, 200, sessionCookies(s, req.headers.get(IDENTITY_HEADERS.https) === "1"));
+      } catch (err) {
+        return problem(err);
+      }
+    },
+    async signOut(req: Request): Promise<Response> {
+      try {
+        await auth.signOut(identity(req).sessionId);
+        return answer({ ok: true }, 200, clearedCookies());
+      } catch (err) {
+        return problem(err);
+      }
+    },
+    async me(req: Request): Promise<Response> {
+      try {
+        const me = identity(req);
+        const s = (await auth.listUsers()).find((u) => u.id === me.id);
+        return s ? answer({ user: { id: s.id, username: s.username, role: s.role, mustChangePassword: s.mustChangePassword } }) : answer({ error: "sign in required" }, 401);
+      } catch (err) {
+        return problem(err);
+      }
+    },
+    async changePassword(req: Request): Promise<Response> {
+      try {
+        const b = await body(req, PasswordChange);
+        await auth.changePassword(identity(req).id, b.current, b.next);
+        return answer({ ok: true, message: "password changed" });
+      } catch (err) {
+        return problem(err);
+      }
+    },
+    async users(): Promise<Response> {
+      return answer({ users: await auth.listUsers() });
+    },
+    async createUser(req: Request): Promise<Response> {
+      try {
+        const b = await body(req, NewUser);
+        const r = await auth.createUser(b.username, b.role);
+        return answer({ user: r.user, password: r.password, message: `created ${r.user.username} (${r.user.role})` }, 201);
+      } catch (err) {
+        return problem(err);
+      }
+    },
+    async updateUser(req: Request, userId: string): Promise<Response> {
+      try {
+        const b = await body(req, UserChange);
+        const r = await auth.updateUser(identity(req).id, userId, b);
+        const what = [b.role && `role ${b.role}`, b.disabled !== undefined && (b.disabled ? "disabled" : "enabled"), b.resetPassword && "password reset"].filter(Boolean).join(", ");
+        return answer({ user: r.user, password: r.password, message: `${r.user.username}: ${what}` });
+      } catch (err) {
+        return problem(err);
+      }
+    },
+    async audit(req: Request): Promise<Response> {
+      const q = new URL(req.url).searchParams;
+      const limit = Math.min(500, Math.max(1, Number(q.get("limit")) || 100));
+      const before = Number(q.get("before")) || undefined;
+      const entries = await auth.auditPage({ limit, before, action: q.get("action") || undefined, username: q.get("username") || undefined });
+      return answer({ entries: entries.map((e) => ({ ...e, at: e.at.toISOString() })), next: entries.length === limit ? entries[entries.length - 1].id : null });
+    },
+    async recordReview(req: Request): Promise<Response> {
+      try {
+        const b = await body(req, Review);
+        const row = await auth.recordReview({ targetKind: b.targetKind, targetId: b.targetId, item: b.item ?? null, decision: b.decision, note: b.note?.trim() || null, username: identity(req).username });
+        return answer({ review: { ...row, at: row.at.toISOString() }, decision: row.decision, message: `recorded ${row.decision}` }, 201);
+      } catch (err) {
+        return problem(err);
+      }
+    },
+    async reviews(req: Request): Promise<Response> {
+      const q = new URL(req.url).searchParams;
+      const kind = q.get("targetKind");
+      const id = q.get("targetId") ?? "";
+      if ((kind !== "file" && kind !== "stream") || !/^[A-Za-z0-9_-]{1,128}$/.test(id)) return answer({ error: "targetKind (file|stream) and targetId are required" }, 400);
+      const rows = await auth.reviews(kind, id);
+      return answer({ reviews: rows.map((r) => ({ ...r, at: r.at.toISOString() })) });
+    },
+  };
+}
+export type AuthApi = ReturnType<typeof createAuthApi>;

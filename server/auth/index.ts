@@ -1,0 +1,229 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { and, desc, eq, gt, lt, sql, type SQL } from "drizzle-orm";
+import { isRole, type Role, type SessionUser } from "../../lib/roles";
+import type { Store } from "../store/db";
+import { sameToken, signSessionId, unsignSessionId } from "./cookies";
+import { decoyHash, generatePassword, hashPassword, passwordProblem, verifyPassword } from "./passwords";
+import { auditLog, reviewDecisions, sessions, users, type AuditRow, type UserRow } from "./schema";
+import { SignInThrottle } from "./throttle";
+
+export class AuthError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface AuthOptions {
+  store: Store;
+  dataDir: string;
+  /** SESSION_SECRET; null → generated once and kept in DATA_DIR/session-secret */
+  sessionSecret: string | null;
+  sessionTtlHours: number;
+  /** SUPERVISOR_INITIAL_PASSWORD: the first supervisor's password instead of a generated one-time one */
+  initialPassword: string | null;
+  log: (m: string) => void;
+}
+
+export interface SignedIn {
+  user: SessionUser;
+  cookie: string;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+export interface SessionInfo {
+  id: string;
+  user: SessionUser;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+export interface AuditEntry {
+  username?: string | null;
+  role?: string | null;
+  action: string;
+  target?: string | null;
+  outcome: string;
+  ip: string;
+  detail?: Record<string, unknown> | null;
+}
+
+const USERNAME = /^[a-z0-9][a-z0-9._-]{1,31}$/;
+
+function toUser(row: UserRow): SessionUser {
+  return { id: row.id, username: row.username, role: isRole(row.role) ? row.role : "moderator", mustChangePassword: row.mustChangePassword };
+}
+
+async function loadSecret(dataDir: string, given: string | null): Promise<Buffer> {
+  if (given) return Buffer.from(given, "utf8");
+  const file = path.join(dataDir, "session-secret");
+  try {
+    return Buffer.from(await fs.readFile(file, "utf8"), "base64");
+  } catch {
+    const secret = randomBytes(32);
+    await fs.mkdir(dataDir, { recursive: true });
+    await fs.writeFile(file, secret.toString("base64"), { mode: 0o600 });
+    return secret;
+  }
+}
+
+export type Auth = Awaited<ReturnType<typeof createAuth>>;
+
+/** Dashboard accounts, sessions, sign-in throttling, audit log and review decisions. */
+export async function createAuth(o: AuthOptions) {
+  const db = o.store.db;
+  const secret = await loadSecret(o.dataDir, o.sessionSecret);
+  const ttlMs = o.sessionTtlHours * 3600_000;
+  const throttle = new SignInThrottle({ windowMs: 15 * 60_000, perAccount: 5, perAddress: 30 });
+
+  async function userByName(username: string): Promise<UserRow | undefined> {
+    return (await db.select().from(users).where(eq(users.username, username.toLowerCase())).limit(1))[0];
+  }
+
+  async function dropSessions(userId: string): Promise<void> {
+    await db.delete(sessions).where(eq(sessions.userId, userId));
+  }
+
+  const auth = {
+    ttlMs,
+
+    /** First start: with no account yet, create supervisor "admin" and print its password once. */
+    async bootstrap(): Promise<{ username: string; password: string | null } | null> {
+      const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
+      if (n > 0) return null;
+      const password = o.initialPassword ?? generatePassword();
+      const now = new Date();
+      await db.insert(users).values({ id: randomUUID(), username: "admin", role: "supervisor", passwordHash: await hashPassword(password), mustChangePassword: o.initialPassword === null, createdAt: now, updatedAt: now }).onConflictDoNothing();
+      if (o.initialPassword === null) {
+        o.log(`> first start: supervisor account "admin" created; one-time password: ${password} (sign in at /signin and choose a new one)`);
+        return { username: "admin", password };
+      }
+      o.log(`> first start: supervisor account "admin" created with the password from SUPERVISOR_INITIAL_PASSWORD`);
+      return { username: "admin", password: null };
+    },
+
+    async signIn(username: string, password: string, ip: string, userAgent: string | null): Promise<SignedIn> {
+      const name = username.trim().toLowerCase();
+      const wait = throttle.retryAfterMs(ip, name);
+      if (wait > 0) {
+        await auth.audit({ username: name, action: "auth.signin", outcome: "throttled", ip });
+        throw new AuthError(`too many failed sign-ins; try again in ${Math.ceil(wait / 60_000)} min`, 429);
+      }
+      const row = await userByName(name);
+      const ok = row ? await verifyPassword(row.passwordHash, password) : (await verifyPassword(await decoyHash(), password), false);
+      if (!row || !ok || row.disabled) {
+        throttle.fail(ip, name);
+        await auth.audit({ username: name, action: "auth.signin", outcome: row?.disabled && ok ? "disabled" : "failed", ip });
+        throw new AuthError("wrong username or password", 401);
+      }
+      throttle.succeed(ip, name);
+      const id = randomBytes(32).toString("base64url");
+      const csrfToken = randomBytes(24).toString("base64url");
+      const now = new Date();
+      const expiresAt = new Date(now.getTime() + ttlMs);
+      await db.insert(sessions).values({ id, userId: row.id, csrfToken, ip, userAgent: userAgent?.slice(0, 300) ?? null, createdAt: now, expiresAt });
+      await db.delete(sessions).where(lt(sessions.expiresAt, now));
+      const user = toUser(row);
+      await auth.audit({ username: user.username, role: user.role, action: "auth.signin", outcome: "ok", ip });
+      return { user, cookie: signSessionId(secret, id), csrfToken, expiresAt };
+    },
+
+    async session(cookieValue: string | undefined): Promise<SessionInfo | null> {
+      const id = cookieValue ? unsignSessionId(secret, cookieValue) : null;
+      if (!id) return null;
+      const rows = await db
+        .select({ s: sessions, u: users })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(sessions.id, id), gt(sessions.expiresAt, new Date())))
+        .limit(1);
+      const r = rows[0];
+      if (!r || r.u.disabled) return null;
+      return { id, user: toUser(r.u), csrfToken: r.s.csrfToken, expiresAt: r.s.expiresAt };
+    },
+
+    checkCsrf(session: SessionInfo, token: string | undefined): boolean {
+      return typeof token === "string" && sameToken(token, session.csrfToken);
+    },
+
+    async signOut(sessionId: string): Promise<void> {
+      await db.delete(sessions).where(eq(sessions.id, sessionId));
+    },
+
+    async changePassword(userId: string, current: string, next: string): Promise<void> {
+      const row = (await db.select().from(users).where(eq(users.id, userId)).limit(1))[0];
+      if (!row || !(await verifyPassword(row.passwordHash, current))) throw new AuthError("current password is wrong", 400);
+      const problem = passwordProblem(next);
+      if (problem) throw new AuthError(problem, 400);
+      if (current === next) throw new AuthError("choose a password different from the current one", 400);
+      await db.update(users).set({ passwordHash: await hashPassword(next), mustChangePassword: false, updatedAt: new Date() }).where(eq(users.id, userId));
+    },
+
+    async listUsers(): Promise<Array<SessionUser & { disabled: boolean; createdAt: string }>> {
+      const rows = await db.select().from(users).orderBy(users.username);
+      return rows.map((r) => ({ ...toUser(r), disabled: r.disabled, createdAt: r.createdAt.toISOString() }));
+    },
+
+    /** New account with a one-time password (returned once, never stored in clear). */
+    async createUser(username: string, role: Role): Promise<{ user: SessionUser; password: string }> {
+      const name = username.trim().toLowerCase();
+      if (!USERNAME.test(name)) throw new AuthError("username: 2–32 characters, lower-case letters, digits, dot, dash or underscore", 400);
+      if (await userByName(name)) throw new AuthError(`username ${name} is taken`, 409);
+      const password = generatePassword();
+      const now = new Date();
+      const row = { id: randomUUID(), username: name, role, passwordHash: await hashPassword(password), mustChangePassword: true, disabled: false, createdAt: now, updatedAt: now };
+      await db.insert(users).values(row);
+      return { user: toUser(row), password };
+    },
+
+    /** Role change, disable/enable or password reset; the account's sessions end so the change applies at once. */
+    async updateUser(actorId: string, userId: string, change: { role?: Role; disabled?: boolean; resetPassword?: boolean }): Promise<{ user: SessionUser; password?: string }> {
+      const row = (await db.select().from(users).where(eq(users.id, userId)).limit(1))[0];
+      if (!row) throw new AuthError("no such user", 404);
+      if (userId === actorId && (change.disabled === true || (change.role && change.role !== "supervisor"))) throw new AuthError("you cannot disable or demote your own account", 400);
+      if (row.role === "supervisor" && (change.disabled === true || (change.role && change.role !== "supervisor"))) {
+        const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(users).where(and(eq(users.role, "supervisor"), eq(users.disabled, false)));
+        if (n <= 1) throw new AuthError("the last active supervisor cannot be disabled or demoted", 400);
+      }
+      const set: Partial<UserRow> = { updatedAt: new Date() };
+      if (change.role) set.role = change.role;
+      if (change.disabled !== undefined) set.disabled = change.disabled;
+      let password: string | undefined;
+      if (change.resetPassword) {
+        password = generatePassword();
+        set.passwordHash = await hashPassword(password);
+        set.mustChangePassword = true;
+      }
+      await db.update(users).set(set).where(eq(users.id, userId));
+      await dropSessions(userId);
+      return { user: toUser({ ...row, ...set }), password };
+    },
+
+    async audit(e: AuditEntry): Promise<void> {
+      await db.insert(auditLog).values({ at: new Date(), username: e.username ?? null, role: e.role ?? null, action: e.action, target: e.target ?? null, outcome: e.outcome, ip: e.ip, detail: e.detail ?? null });
+    },
+
+    async auditPage(q: { limit: number; before?: number; action?: string; username?: string }): Promise<AuditRow[]> {
+      const where: SQL[] = [];
+      if (q.before) where.push(lt(auditLog.id, q.before));
+      if (q.action) where.push(sql`${auditLog.action} LIKE ${`${q.action}%`}`);
+      if (q.username) where.push(eq(auditLog.username, q.username.toLowerCase()));
+      return db.select().from(auditLog).where(where.length ? and(...where) : undefined).orderBy(desc(auditLog.id)).limit(q.limit);
+    },
+
+    async recordReview(r: { targetKind: "file" | "stream"; targetId: string; item: string | null; decision: string; note: string | null; username: string }) {
+      const [row] = await db.insert(reviewDecisions).values({ ...r, at: new Date() }).returning();
+      return row;
+    },
+
+    async reviews(targetKind: "file" | "stream", targetId: string) {
+      return db.select().from(reviewDecisions).where(and(eq(reviewDecisions.targetKind, targetKind), eq(reviewDecisions.targetId, targetId))).orderBy(desc(reviewDecisions.id)).limit(500);
+    },
+  };
+  return auth;
+}
