@@ -103,4 +103,52 @@ CREATE INDEX dashboard_files_token_idx ON dashboard_files (receiver_token);
 CREATE INDEX received_callbacks_delivery_idx ON received_callbacks (delivery_id);
 `,
   },
+  {
+    id: "0100_auth",
+    sql: `
+CREATE TABLE users (
+  id text PRIMARY KEY,
+  username text NOT NULL UNIQUE,
+  role text NOT NULL,
+  password_hash text NOT NULL,
+  must_change_password boolean NOT NULL DEFAULT false,
+  disabled boolean NOT NULL DEFAULT false,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE TABLE sessions (
+  id text PRIMARY KEY,
+  user_id text NOT NULL,
+  csrf_token text NOT NULL,
+  ip text NOT NULL,
+  user_agent text,
+  created_at timestamptz NOT NULL,
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX sessions_user_idx ON sessions (user_id);
+CREATE TABLE audit_log (
+  id bigserial PRIMARY KEY,
+  at timestamptz NOT NULL,
+  username text,
+  role text,
+  action text NOT NULL,
+  target text,
+  outcome text NOT NULL,
+  ip text NOT NULL,
+  detail jsonb
+);
+CREATE INDEX audit_log_at_idx ON audit_log (at);
+CREATE TABLE review_decisions (
+  id bigserial PRIMARY KEY,
+  target_kind text NOT NULL,
+  target_id text NOT NULL,
+  item text,
+  decision text NOT NULL,
+  note text,
+  username text NOT NULL,
+  at timestamptz NOT NULL
+);
+CREATE INDEX review_decisions_target_idx ON review_decisions (target_kind, target_id);
+`,
+  },
 ];
