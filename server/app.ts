@@ -9,6 +9,7 @@ import { openStore } from "./store/db";
 import { capabilityTable } from "./detect";
 import { startRtmpServer, type RtmpServer } from "./demo/rtmp-server";
 import { createDemo } from "./dashboard/demo";
+import { signingSecretFor } from "./callback/signer";
 
 export interface App {
   url: string;
@@ -66,6 +67,8 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     store,
     serviceBaseUrl: config.serviceBaseUrl ?? local,
     accessKey: config.serviceAccessKey ?? engine?.keys[0] ?? "",
+    // the embedded service signs with CALLBACK_SIGNING_SECRET(S); a remote one with what SERVICE_SIGNING_SECRET names
+    signingSecret: remote ? config.callbackSigning.serviceSecret : signingSecretFor(config, config.serviceAccessKey ?? engine?.keys[0] ?? ""),
     embedded: !remote,
     pollIntervalMs: config.dashboardPollIntervalMs,
     receiverOrigin: config.publicBaseUrl ?? local,

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { checkedSecret, parseSigningSecrets } from "./callback/signature";
 
 /** Every environment variable the product reads; README "Configuration" documents each. */
 export interface Config {
@@ -35,6 +36,11 @@ export interface Config {
     fileProcessTimeFactor: number;
     downloadStallTimeoutSec: number;
   };
+  /** Standard Webhooks signing of callbacks (README "Security → Signed callbacks"); perKey is by accessKey and wins. */
+  callbackSigning: { secret: string | null; perKey: Record<string, string>; serviceSecret: string | null };
+  /** Undelivered callbacks per accessKey / in total before new submissions get 1901. */
+  callbackQueueMax: number;
+  callbackQueueMaxTotal: number;
   /** OpenAI-compatible speech-to-text endpoint (…/audio/transcriptions); null = offline pocketsphinx */
   transcribe: { baseUrl: string; apiKey?: string; model?: string } | null;
   dev: boolean;
@@ -83,6 +89,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fileProcessTimeFactor: num("FILE_PROCESS_TIME_FACTOR", 4, env),
       downloadStallTimeoutSec: num("DOWNLOAD_STALL_TIMEOUT_SEC", 30, env),
     },
+    callbackSigning: {
+      secret: checkedSecret(env.CALLBACK_SIGNING_SECRET),
+      perKey: parseSigningSecrets(env.CALLBACK_SIGNING_SECRETS),
+      serviceSecret: checkedSecret(env.SERVICE_SIGNING_SECRET),
+    },
+    callbackQueueMax: Math.floor(num("CALLBACK_QUEUE_MAX", 10_000, env)),
+    callbackQueueMaxTotal: Math.floor(num("CALLBACK_QUEUE_MAX_TOTAL", 50_000, env)),
     transcribe: env.TRANSCRIBE_BASE_URL ? { baseUrl: env.TRANSCRIBE_BASE_URL.replace(/\/+$/, ""), apiKey: env.TRANSCRIBE_API_KEY || undefined, model: env.TRANSCRIBE_MODEL || undefined } : null,
     dev: env.NODE_ENV !== "production",
   };

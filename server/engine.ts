@@ -4,6 +4,7 @@ import type http from "node:http";
 import path from "node:path";
 import type { Config } from "./config";
 import { Dispatcher } from "./callback/dispatcher";
+import { callbackSigner } from "./callback/signer";
 import { createDetectPool, type Capability, type DetectPool } from "./detect";
 import { createAudioDetector, fileReferenceTracks, type AudioDetector } from "./detect/audio";
 import { handleService } from "./request/service-routes";
@@ -54,12 +55,14 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
   const media = new MediaUrls(await dataDirSecret(config.dataDir, "media-url"), mediaRoot);
   const detect =
     opts.detect ??
-    createDetectPool({ workers: config.detectWorkers, dataDir: config.dataDir, galleryDir: path.join(config.dataDir, "face-gallery"), hashBankDir: path.join(config.dataDir, "hash-bank") });
+    createDetectPool({ workers: config.detectWorkers, dataDir: config.dataDir, galleryDir: path.join(config.dataDir, "face-gallery"), hashBankDir: path.join(config.dataDir, "hash-bank"), keywordsDir: path.join(config.dataDir, "keyword-lists"), policyDir: path.join(config.dataDir, "policy") });
   const audio =
     opts.audio ??
     createAudioDetector({
       dataDir: path.join(config.dataDir, "audio"),
       references: fileReferenceTracks(path.join(config.dataDir, "audio-references")),
+      keywordsDir: path.join(config.dataDir, "keyword-lists"),
+      policyDir: path.join(config.dataDir, "policy"),
       transcriber: config.transcribe ? { kind: "openai", ...config.transcribe } : { kind: "pocketsphinx" },
     });
   let audioDown: string | null = null;
@@ -76,6 +79,8 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
     db: store.db,
     timeScale: config.callbackRetryTimeScale,
     checkTarget: (url) => checkCallbackTarget(ctxRef.ctx!, url),
+    sign: callbackSigner(config, store.db),
+    queueMax: { perKey: config.callbackQueueMax, total: config.callbackQueueMaxTotal },
     log,
   });
   const ctx: EngineContext = { config, store, dispatcher, detect, audio, capabilities, media, mediaRoot, events: new EventEmitter<EngineEvents>(), ownOrigins, ownMediaOrigins, log };

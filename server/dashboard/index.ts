@@ -3,6 +3,7 @@ import { desc, eq } from "drizzle-orm";
 import { createModerationClient, type ModerationClient } from "../../lib/client";
 import type { DashboardConfig, FileSubmitInput, FileSummary, RiskLevel } from "../../lib/dashboard-api";
 import type { FileProgressEvent } from "../../lib/events";
+import type { HeaderSource } from "../callback/signature";
 import type { Capability } from "../detect";
 import type { Store } from "../store/db";
 import { dashboardFiles } from "../store/schema";
@@ -24,6 +25,8 @@ export interface DashboardOptions {
   publish: (e: FileProgressEvent) => void;
   publishStreamEvent: (e: StreamEvent) => void;
   publishStreamSummary: (s: StreamSummary) => void;
+  /** Secret the service signs callbacks with; receivers then verify every callback (401 otherwise). */
+  signingSecret?: string | null;
 }
 
 export type SubmitAnswer = { ok: true; requestId: string; btId: string } | { ok: false; code?: number; error: string };
@@ -35,7 +38,7 @@ export type Dashboard = ReturnType<typeof createDashboard>;
 export function createDashboard(o: DashboardOptions) {
   const client: ModerationClient = createModerationClient({ baseUrl: o.serviceBaseUrl, accessKey: o.accessKey });
   const db = o.store.db;
-  const streams = createStreamsDashboard({ db, client, serviceBaseUrl: o.serviceBaseUrl, receiverOrigin: o.receiverOrigin, publishEvent: o.publishStreamEvent, publishSummary: o.publishStreamSummary });
+  const streams = createStreamsDashboard({ db, client, serviceBaseUrl: o.serviceBaseUrl, receiverOrigin: o.receiverOrigin, publishEvent: o.publishStreamEvent, publishSummary: o.publishStreamSummary, signingSecret: o.signingSecret });
 
   return {
     streams,
@@ -99,6 +102,6 @@ export function createDashboard(o: DashboardOptions) {
         .where(eq(dashboardFiles.requestId, e.requestId));
     },
 
-    receiveFileCallback: (token: string, raw: string, deliveryId: string | null): Promise<ReceiverAnswer> => receiveFileCallback({ db, publish: o.publish }, hashToken(token), raw, deliveryId),
+    receiveFileCallback: (token: string, raw: string, headers: HeaderSource): Promise<ReceiverAnswer> => receiveFileCallback({ db, publish: o.publish, signingSecret: o.signingSecret ?? null }, hashToken(token), raw, headers),
   };
 }

@@ -4,6 +4,7 @@ import type { RiskLevel } from "../../lib/dashboard-api";
 import type { FileProgressEvent } from "../../lib/events";
 import { VideoFileCallback } from "../../lib/contract/video";
 import { describeZodError } from "../../lib/contract/errors";
+import { verifyWebhook, type HeaderSource } from "../callback/signature";
 import type { Db } from "../store/db";
 import { dashboardFiles, receivedCallbacks } from "../store/schema";
 
@@ -26,10 +27,24 @@ export interface ReceiverAnswer {
 }
 
 /**
- * The dashboard's receiver for video-file results. The per-task secret in the URL proves the
- * sender got it from us; the body must match the contract; a repeated webhook-id is acknowledged once.
+ * With a signing secret configured for the service (embedded: CALLBACK_SIGNING_SECRET / this key's entry in
+ * CALLBACK_SIGNING_SECRETS; remote: SERVICE_SIGNING_SECRET) a callback must carry a valid, fresh Standard
+ * Webhooks signature over the raw body: 401 otherwise. Without one, the per-task URL secret alone vouches.
  */
-export async function receiveFileCallback(deps: { db: Db; publish: (e: FileProgressEvent) => void }, tokenHash: string, raw: string, deliveryId: string | null): Promise<ReceiverAnswer> {
+export function checkSignature(secret: string | null, raw: string, headers: HeaderSource): ReceiverAnswer | null {
+  if (!secret) return null;
+  const v = verifyWebhook(secret, headers, Buffer.from(raw, "utf8"));
+  return v.ok ? null : { status: 401, body: { ok: false, error: `signature check failed: ${v.error}` } };
+}
+
+/**
+ * The dashboard's receiver for video-file results. The signature (when configured) and the per-task secret
+ * in the URL prove the sender; the body must match the contract; a repeated webhook-id is acknowledged once.
+ */
+export async function receiveFileCallback(deps: { db: Db; publish: (e: FileProgressEvent) => void; signingSecret: string | null }, tokenHash: string, raw: string, headers: HeaderSource): Promise<ReceiverAnswer> {
+  const refused = checkSignature(deps.signingSecret, raw, headers);
+  if (refused) return refused;
+  const deliveryId = headers.get("webhook-id");
   const [file] = await deps.db.select().from(dashboardFiles).where(eq(dashboardFiles.receiverToken, tokenHash)).limit(1);
   if (!file) return { status: 404, body: { ok: false, error: "unknown receiver" } };
   const parsed = parseCallback(VideoFileCallback, raw);

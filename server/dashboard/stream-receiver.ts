@@ -4,14 +4,19 @@ import { AudioStreamCallback } from "../../lib/contract/audiostream-callbacks";
 import type { StreamEvent } from "../../lib/dashboard-api";
 import { worstRiskLevel, type RiskLevel } from "../../lib/contract/taxonomy";
 import { dashboardStreams, receivedCallbacks } from "../store/schema";
-import { parseCallback, type ReceiverAnswer } from "./receiver";
+import type { HeaderSource } from "../callback/signature";
+import { checkSignature, parseCallback, type ReceiverAnswer } from "./receiver";
 import { toSummary, type StreamsDeps } from "./streams";
 
 /**
- * Receiver for live results: the per-stream secret in the URL, a body valid under the contract and
- * belonging to that stream; stored once per webhook-id, then fanned out to the stream's room.
+ * Receiver for live results: a valid signature when a secret is configured (checkSignature), the per-stream
+ * secret in the URL, a body valid under the contract and belonging to that stream; stored once per
+ * webhook-id, then fanned out to the stream's room.
  */
-export async function receiveStreamCallback(d: Pick<StreamsDeps, "db" | "publishEvent" | "publishSummary">, tokenHash: string, raw: string, deliveryId: string | null): Promise<ReceiverAnswer> {
+export async function receiveStreamCallback(d: Pick<StreamsDeps, "db" | "publishEvent" | "publishSummary" | "signingSecret">, tokenHash: string, raw: string, headers: HeaderSource): Promise<ReceiverAnswer> {
+  const refused = checkSignature(d.signingSecret ?? null, raw, headers);
+  if (refused) return refused;
+  const deliveryId = headers.get("webhook-id");
   const [stream] = await d.db.select().from(dashboardStreams).where(eq(dashboardStreams.receiverToken, tokenHash)).limit(1);
   if (!stream) return { status: 404, body: { ok: false, error: "unknown receiver" } };
   const parsed = parseCallback(stream.kind === "video" ? VideoStreamCallback : AudioStreamCallback, raw);

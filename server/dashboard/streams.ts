@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { and, desc, eq, gt } from "drizzle-orm";
 import type { ModerationClient } from "../../lib/client";
 import type { RiskLevel, StreamDetail, StreamEvent, StreamStartInput, StreamSummary } from "../../lib/dashboard-api";
+import type { HeaderSource } from "../callback/signature";
 import type { Db } from "../store/db";
 import { dashboardStreams, receivedCallbacks } from "../store/schema";
 import { hashToken } from "./tokens";
@@ -38,6 +39,8 @@ export interface StreamsDeps {
   receiverOrigin: string;
   publishEvent: (e: StreamEvent) => void;
   publishSummary: (s: StreamSummary) => void;
+  /** Secret the service signs callbacks with (receivers then refuse unsigned ones); null = URL token only. */
+  signingSecret?: string | null;
 }
 
 /** The dashboard's live part, server side: start/close through the v4 client, the wall, timelines. */
@@ -89,6 +92,6 @@ export function createStreamsDashboard(d: StreamsDeps) {
       return { ok: true };
     },
 
-    receive: (token: string, raw: string, deliveryId: string | null) => receiveStreamCallback(d, hashToken(token), raw, deliveryId),
+    receive: (token: string, raw: string, headers: HeaderSource) => receiveStreamCallback(d, hashToken(token), raw, headers),
   };
 }

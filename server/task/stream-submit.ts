@@ -8,6 +8,7 @@ import { newRequestId } from "./ids";
 import { streamIdentity } from "./stream-identity";
 import type { StreamRunner } from "./stream-runner";
 import { initialStreamState, type StreamRequest } from "./stream-task";
+import { requireOutboxRoom } from "./outbox-policy";
 import { checkCallbackTarget, checkMediaSource, requireAllowed } from "./url-policy";
 
 type Product = "videostream" | "audiostream";
@@ -33,6 +34,7 @@ export async function submitStream(ctx: EngineContext, runner: StreamRunner, pro
   const dup = runner.findDuplicate(product, keyId, identity);
   if (dup) return { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS), requestId: dup, detail: { errorCode: DUPLICATE_STREAM_ERROR_CODE, dupRequestId: dup } };
   if (runner.countFor(keyId) >= ctx.config.maxConcurrentStreams) throw tooMany(product, `at most ${ctx.config.maxConcurrentStreams} concurrent streams per accessKey`);
+  await requireOutboxRoom(ctx, keyId);
 
   const now = new Date();
   const requestId = newRequestId();

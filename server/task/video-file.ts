@@ -4,6 +4,7 @@ import { tasks, type TaskRow } from "../store/schema";
 import type { EngineContext } from "./context";
 import { ApiError, invalid } from "./errors";
 import { newRequestId } from "./ids";
+import { requireOutboxRoom } from "./outbox-policy";
 import { checkCallbackTarget, checkMediaSource, requireAllowed } from "./url-policy";
 
 /** The normalised /video/v4 request fields the pipeline reads (the zod contract guarantees them). */
@@ -53,6 +54,7 @@ export async function submitVideoFile(ctx: EngineContext, req: VideoFileRequest,
   }
   const full = queueFull();
   if (full) throw new ApiError(Code.QPS_LIMIT, `${codeMessage(Code.QPS_LIMIT)}: ${full}`);
+  await requireOutboxRoom(ctx, keyId);
   const now = new Date();
   const requestId = newRequestId();
   const { accessKey: _secret, ...stored } = req;

@@ -6,6 +6,6 @@ export const dynamic = "force-dynamic";
 /** Callback receiver for video-file results: raw body first, validated by the contract. */
 export async function POST(req: Request, ctx: { params: Promise<{ token: string }> }) {
   const { token } = await ctx.params;
-  const answer = await getRegistry().dashboard.receiveFileCallback(token, await req.text(), req.headers.get("webhook-id"));
+  const answer = await getRegistry().dashboard.receiveFileCallback(token, await req.text(), req.headers);
   return json(answer.body, answer.status);
 }

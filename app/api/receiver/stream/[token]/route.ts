@@ -6,6 +6,6 @@ export const dynamic = "force-dynamic";
 /** Callback receiver for live results (frames, audio segments, stream-end). */
 export async function POST(req: Request, ctx: { params: Promise<{ token: string }> }) {
   const { token } = await ctx.params;
-  const answer = await getRegistry().dashboard.streams.receive(token, await req.text(), req.headers.get("webhook-id"));
+  const answer = await getRegistry().dashboard.streams.receive(token, await req.text(), req.headers);
   return json(answer.body, answer.status);
 }
