@@ -1,10 +1,11 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { DEFAULT_LISTS } from "../detect";
 import { GALLERY_LISTS, fileFaceGallery, type FaceGallery, type GalleryList } from "../detect/gallery";
 import { fileHashBank, type HashBank } from "../detect/hash-bank";
-import { DEFAULT_AUDIO_LISTS, fileReferenceTracks, REFERENCE_LISTS, type FileReferenceTracks, type ReferenceListName } from "../detect/audio";
+import { fileReferenceTracks, REFERENCE_LISTS, type FileReferenceTracks, type ReferenceListName } from "../detect/audio";
+import { fileKeywordLists } from "../detect/lists/store";
+import { filePolicy } from "../detect/settings/policy-store";
 import type { DetectPool } from "../detect";
 
 import type { ListKind } from "../../lib/dashboard-api";
@@ -15,25 +16,32 @@ export interface ListEntry {
   detail: string;
 }
 
-/** Operator-managed reference lists, stored in DATA_DIR; the detectors re-read them without a restart. */
+/**
+ * Operator-managed reference lists and keyword lists, and the run-time thresholds (`policy`), stored in DATA_DIR
+ * (the detect pool and audio detector read the same folders: keyword-lists/, policy/); the detectors re-read them
+ * without a restart.
+ */
 export function createLists(o: { dataDir: string; detect: DetectPool }) {
   const faces: FaceGallery = fileFaceGallery(path.join(o.dataDir, "face-gallery"), { embedder: o.detect });
   const images: HashBank = fileHashBank(path.join(o.dataDir, "hash-bank"));
   const audio: FileReferenceTracks = fileReferenceTracks(path.join(o.dataDir, "audio-references"));
+  const keywords = fileKeywordLists(path.join(o.dataDir, "keyword-lists"));
+  const policy = filePolicy(path.join(o.dataDir, "policy"), () => keywords.effective());
 
   return {
-    /** Every list with its entries, plus the built-in keyword lists (read-only). */
+    /** keyword lists (image text and speech): add / remove entries, create lists; inputs validated (InputError) */
+    keywords,
+    /** run-time thresholds per detector and label */
+    policy,
+
+    /** Every list with its entries. */
     async all() {
-      const [f, i, a] = await Promise.all([faces.list(), images.list(), audio.list()]);
+      const [f, i, a, k] = await Promise.all([faces.list(), images.list(), audio.list(), keywords.all()]);
       return {
         faces: { lists: [...GALLERY_LISTS], entries: f.map((e) => ({ list: e.list, entry: e.entry, detail: `${e.references} reference photo(s)` })) },
         images: { lists: ["prohibited", "violent", "terror"], entries: i.map((e) => ({ list: e.list, entry: e.entry, detail: `pHash ${e.hash}` })) },
         audio: { lists: [...REFERENCE_LISTS], entries: a.map((e) => ({ list: e.list, entry: e.entry, detail: `${Math.round(e.durationSec)} s fingerprint` })) },
-        // built-in keyword lists (data in server/detect/lists and server/detect/audio/lists.ts): shown, not editable yet
-        keywords: [
-          ...DEFAULT_LISTS.map((l) => ({ scope: `image text (${l.imgType})`, name: l.name, label: `${l.label1}:${l.label2}:${l.label3}`, level: l.riskLevel, entries: l.entries.length })),
-          ...DEFAULT_AUDIO_LISTS.map((l) => ({ scope: `speech (${l.audioType})`, name: l.name, label: `${l.label1}:${l.label2}:${l.label3}`, level: l.riskLevel, entries: l.entries.length })),
-        ],
+        keywords: k,
       };
     },
 

@@ -12,6 +12,8 @@ import { QrCodeEngine } from "./engines/qrcode";
 import { InvalidImageError } from "./errors";
 import { GALLERY_LISTS, GalleryReader } from "./gallery-store";
 import { HashBankReader } from "./hash-bank";
+import { KeywordListsReader } from "./lists/store";
+import { thresholdsReader, type Thresholds } from "./settings/thresholds";
 import { ALL_ENGINES, planFrame, type DetectState, type EngineName } from "./registry";
 import type { FaceEmbedding, FrameVerdict } from "./types";
 import { buildVerdict } from "./verdict";
@@ -27,6 +29,10 @@ export interface DetectorOptions {
   engines?: readonly EngineName[];
   galleryDir?: string;
   hashBankDir?: string;
+  /** operator changes to the keyword lists (lists/store.ts); none: the built-in lists */
+  keywordsDir?: string;
+  /** run-time threshold overrides (settings/policy-store.ts); none: the defaults */
+  policyDir?: string;
 }
 
 const round = (ms: number): number => Math.round(ms * 10) / 10;
@@ -37,13 +43,17 @@ export class FrameDetector {
   private readonly engines: Partial<Record<EngineName, Engine>> = {};
   private readonly gallery: GalleryReader | undefined;
   private readonly bank: HashBankReader | undefined;
+  private readonly thresholds: () => Thresholds;
 
   constructor(opts: DetectorOptions = {}) {
     this.gallery = opts.galleryDir ? new GalleryReader(opts.galleryDir) : undefined;
     this.bank = opts.hashBankDir ? new HashBankReader(opts.hashBankDir) : undefined;
+    this.thresholds = thresholdsReader(opts.policyDir);
+    // like the gallery: a small stamp file read per frame; lists recompile only after a change
+    const keywords = new KeywordListsReader(opts.keywordsDir);
     const make: Record<EngineName, () => Engine> = {
       qrcode: () => new QrCodeEngine(),
-      ocr: () => new OcrEngine(),
+      ocr: () => new OcrEngine(() => keywords.compiled("image")),
       nsfw: () => new NsfwEngine(),
       faces: () => new FaceEngine(this.gallery),
       objects: () => new ObjectEngine(),
@@ -84,7 +94,7 @@ export class FrameDetector {
 
     const state = await this.refreshStores();
     const plan = planFrame(req.imgTypes, req.imgBusinessTypes, state);
-    const request: FrameRequest = { imgTypes: new Set(req.imgTypes), businessTypes: new Set(req.imgBusinessTypes) };
+    const request: FrameRequest = { imgTypes: new Set(req.imgTypes), businessTypes: new Set(req.imgBusinessTypes), thresholds: this.thresholds() };
 
     const outputs: Partial<Record<EngineName, EngineOutput>> = {};
     for (const name of RUN_ORDER) {

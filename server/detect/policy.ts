@@ -1,13 +1,13 @@
-// Decision policy: every threshold and label the detectors apply, in one place.
+// Decision policy: every threshold and label the detectors apply, in one place (defaults: the thresholds that decide
+// PASS / REVIEW / REJECT can be overridden at run time, see settings/thresholds.ts).
 import type { RiskLevel } from "../../lib/contract/taxonomy";
 
-export interface NsfwRule {
-  /** nsfwjs class name */
-  className: "Porn" | "Hentai" | "Sexy" | "Drawing" | "Neutral";
-  /** the class probability must reach this */
-  min: number;
-  riskLevel: RiskLevel;
-  labels: [string, string, string];
+/** One nsfwjs class: REVIEW from `review`, REJECT from `reject` (defaults; operators override them: settings/thresholds.ts). */
+export interface NsfwClassRule {
+  review: number | null;
+  reject: number | null;
+  reviewLabels: [string, string, string];
+  rejectLabels: [string, string, string];
 }
 
 export const POLICY = {
@@ -27,16 +27,14 @@ export const POLICY = {
   nsfw: {
     riskSource: 1002 as const,
     /**
-     * Checked in order; per class only the first rule that fires counts. Conservative: MobileNetV2 gave at most
-     * Porn 0.03 / Hentai 0.04 / Sexy 0.004 on our neutral patterns, text and QR frames, so REJECT needs 0.85.
+     * Per class: REVIEW at `review`, REJECT at `reject`. Conservative: MobileNetV2 gave at most Porn 0.03 /
+     * Hentai 0.04 / Sexy 0.004 on our neutral patterns, text and QR frames, so REJECT needs 0.85.
      */
-    rules: [
-      { className: "Porn", min: 0.85, riskLevel: "REJECT", labels: ["porn", "porn", "porn"] },
-      { className: "Hentai", min: 0.85, riskLevel: "REJECT", labels: ["porn", "dongmanseqing", "dongmanseqing"] },
-      { className: "Porn", min: 0.6, riskLevel: "REVIEW", labels: ["porn", "yisiseqing", "yisiseqing"] },
-      { className: "Hentai", min: 0.6, riskLevel: "REVIEW", labels: ["porn", "yisiseqing", "yisiseqing"] },
-      { className: "Sexy", min: 0.8, riskLevel: "REVIEW", labels: ["sexy", "xinggan", "xinggan"] },
-    ] as NsfwRule[],
+    classes: {
+      Porn: { review: 0.6, reject: 0.85, reviewLabels: ["porn", "yisiseqing", "yisiseqing"], rejectLabels: ["porn", "porn", "porn"] },
+      Hentai: { review: 0.6, reject: 0.85, reviewLabels: ["porn", "yisiseqing", "yisiseqing"], rejectLabels: ["porn", "dongmanseqing", "dongmanseqing"] },
+      Sexy: { review: 0.8, reject: null, reviewLabels: ["sexy", "xinggan", "xinggan"], rejectLabels: ["sexy", "xinggan", "xinggan"] },
+    } as Record<"Porn" | "Hentai" | "Sexy", NsfwClassRule>,
   },
   faces: {
     /**

@@ -137,8 +137,8 @@ export class WorkerDetectPool implements DetectPool {
   }
 
   private spawn(index: number): Slot {
-    const { dataDir, galleryDir, hashBankDir } = this.opts;
-    const init: WorkerInit = { entry: ENTRY, dataDir, engines: this.engines, galleryDir, hashBankDir };
+    const { dataDir, galleryDir, hashBankDir, keywordsDir, policyDir } = this.opts;
+    const init: WorkerInit = { entry: ENTRY, dataDir, engines: this.engines, galleryDir, hashBankDir, keywordsDir, policyDir };
     const worker = new Worker(BOOT, { workerData: init, name: `detect-${index}` });
     const slot: Slot = { index, worker, ready: false, started: false, exited: false };
     this.slots[index] = slot;

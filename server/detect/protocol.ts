@@ -8,6 +8,8 @@ export interface WorkerInit {
   engines?: EngineName[];
   galleryDir?: string;
   hashBankDir?: string;
+  keywordsDir?: string;
+  policyDir?: string;
 }
 
 /** Embed the largest face of an image (gallery reference photos). */

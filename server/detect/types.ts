@@ -20,6 +20,10 @@ export interface DetectPoolOptions {
   galleryDir?: string;
   /** Prohibited-image hash bank folder (see hash-bank.ts). Default none: no bank matching. */
   hashBankDir?: string;
+  /** Keyword-list folder (lists/store.ts): operator changes over the built-in lists, re-read when they change. Default: built-in only. */
+  keywordsDir?: string;
+  /** Run-time threshold overrides (settings/policy-store.ts), re-read when they change. Default: the policy.ts defaults. */
+  policyDir?: string;
   /** Load only these engines (default all): a faces-only pool starts faster and uses less memory. */
   engines?: EngineName[];
 }

@@ -6,7 +6,7 @@ import type { FromWorker, ToWorker, WorkerInit } from "./protocol";
 const port = parentPort;
 if (!port) throw new Error("server/detect/worker.ts must run in a worker thread");
 const init = workerData as WorkerInit;
-const detector = new FrameDetector({ engines: init.engines, galleryDir: init.galleryDir, hashBankDir: init.hashBankDir });
+const detector = new FrameDetector(init);
 const send = (m: FromWorker): void => port.postMessage(m);
 
 port.on("message", (msg: ToWorker) => {

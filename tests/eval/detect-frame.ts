@@ -10,7 +10,7 @@ export interface NsfwObservation {
 }
 
 // EROTIC labels (porn / sexy, see server/detect/policy.ts); QR codes share riskSource 1002 but carry objects
-const NSFW_LABEL1 = new Set(POLICY.nsfw.rules.map((r) => r.labels[0]));
+const NSFW_LABEL1 = new Set(Object.values(POLICY.nsfw.classes).flatMap((c) => [c.reviewLabels[0], c.rejectLabels[0]]));
 const isNsfwLabel = (l: FrameVerdict["allLabels"][number]) => l.riskDetail.riskSource === 1002 && !l.riskDetail.objects && NSFW_LABEL1.has(l.riskLabel1);
 
 export const nsfwLog: NsfwObservation[] = [];

@@ -40,7 +40,7 @@ export async function evalNsfw(pool: DetectPool, scale: number): Promise<Record<
       return [s, { negatives: of.length, fp: of.filter((o) => o.flagged).length }];
     })),
     scoreDistribution: { Porn: classMax("Porn"), Hentai: classMax("Hentai"), Sexy: classMax("Sexy") },
-    policyRules: POLICY.nsfw.rules.map((r) => `${r.className} >= ${r.min} -> ${r.riskLevel} ${r.labels[0]}`),
+    policyRules: Object.entries(POLICY.nsfw.classes).map(([cls, c]) => `${cls}: REVIEW ${c.reviewLabels[0]} >= ${c.review ?? "never"}, REJECT ${c.rejectLabels[0]} >= ${c.reject ?? "never"}`),
     marginNote: "the gap between the highest neutral score per class and its lowest rule is the safety margin on this material; it says nothing about recall",
     falsePositiveExamples: flagged.slice(0, 5),
   };

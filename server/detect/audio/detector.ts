@@ -6,6 +6,7 @@ import { listsFor, matchKnownAudio } from "./known";
 import { peakFrameDb, readMonoWav, type MonoAudio } from "./pcm";
 import { AUDIO_POLICY } from "./policy";
 import { Limiter } from "./queue";
+import { thresholdsReader, type Thresholds } from "../settings/thresholds";
 import { audioCapabilityTable, engineForAudioType, type EngineStatus } from "./registry";
 import { isSong, pitchTrack, songFeatures, songProbability } from "./song";
 import { SpeechText } from "./speech-text";
@@ -24,13 +25,15 @@ export class AudioSegmentDetector implements AudioDetector {
   private readonly limiter: Limiter;
   private readonly speech: SpeechText;
   private readonly fpcalc: string | null;
+  private readonly thresholds: () => Thresholds;
   private vad?: SileroVad;
   private started?: Promise<void>;
 
   constructor(private readonly o: AudioDetectorOptions) {
     this.limiter = new Limiter(o.concurrency ?? P.queue.concurrency, o.queueLimit ?? P.queue.limit);
     const ps = o.bins?.pocketsphinx ?? findOnPath("pocketsphinx_continuous") ?? "/usr/bin/pocketsphinx_continuous";
-    this.speech = new SpeechText({ transcriber: o.transcriber ?? { kind: "pocketsphinx" }, pocketsphinx: ps, dataDir: o.dataDir });
+    this.speech = new SpeechText({ transcriber: o.transcriber ?? { kind: "pocketsphinx" }, pocketsphinx: ps, dataDir: o.dataDir, keywordsDir: o.keywordsDir, policyDir: o.policyDir });
+    this.thresholds = thresholdsReader(o.policyDir);
     this.fpcalc = o.bins?.fpcalc ?? findOnPath("fpcalc");
   }
 
@@ -127,7 +130,7 @@ export class AudioSegmentDetector implements AudioDetector {
     };
     const [text, known, song] = await Promise.all([
       wantText && parts.vadCode === 1 ? this.speech.run(audio, input.wavPath, on, input.previousText) : undefined,
-      wantKnown ? timed("fingerprint", () => matchKnownAudio(input.wavPath, this.o.references!, listsFor(on), { fpcalc: this.fpcalc!, timeoutMs: P.stt.timeoutMs })) : undefined,
+      wantKnown ? timed("fingerprint", () => matchKnownAudio(input.wavPath, this.o.references!, listsFor(on), { fpcalc: this.fpcalc!, timeoutMs: P.stt.timeoutMs, thresholds: this.thresholds() })) : undefined,
       wantSong ? timed("song", async () => songFeatures(await pitchTrack(audio.samples, audio.sampleRate, P.song), P.song)) : undefined,
     ]);
     const hits: AudioHit[] = [];

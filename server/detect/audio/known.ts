@@ -2,6 +2,7 @@
 import { compareFingerprints, fingerprintFile } from "./fingerprint";
 import { AUDIO_POLICY, type ReferenceListName } from "./policy";
 import type { ReferenceTracks } from "./references";
+import { DEFAULT_THRESHOLDS, type Thresholds } from "../settings/thresholds";
 import type { AudioHit } from "./verdict";
 
 const RULES = AUDIO_POLICY.known.lists;
@@ -19,8 +20,9 @@ export interface KnownResult {
   best?: { list: string; entry: string; score: number; offsetSec: number };
 }
 
-/** One hit per list: its best-scoring track when that reaches the policy's minScore. */
-export async function matchKnownAudio(wavPath: string, refs: ReferenceTracks, lists: readonly ReferenceListName[], o: { fpcalc: string; timeoutMs: number }): Promise<KnownResult> {
+/** One hit per list: its best-scoring track when that reaches the list's run-time thresholds (`known:<list>`). */
+export async function matchKnownAudio(wavPath: string, refs: ReferenceTracks, lists: readonly ReferenceListName[], o: { fpcalc: string; timeoutMs: number; thresholds?: Thresholds }): Promise<KnownResult> {
+  const th = o.thresholds ?? DEFAULT_THRESHOLDS;
   const p = AUDIO_POLICY.known;
   const seg = await fingerprintFile(wavPath, { bin: o.fpcalc, timeoutMs: o.timeoutMs });
   const items = seg.fingerprint.length;
@@ -35,11 +37,11 @@ export async function matchKnownAudio(wavPath: string, refs: ReferenceTracks, li
     const c = compareFingerprints(seg.fingerprint, t.fingerprint, { minOverlap: p.minOverlapItems });
     if (!best || c.score > best.score) best = { list: t.list, entry: t.entry, ...c };
     const prev = bestPerList.get(t.list);
-    if (c.score >= p.minScore && (!prev || c.score > prev.score)) bestPerList.set(t.list, { entry: t.entry, ...c });
+    if (th.level(`known:${t.list}`, c.score) && (!prev || c.score > prev.score)) bestPerList.set(t.list, { entry: t.entry, ...c });
   }
   const hits: AudioHit[] = [...bestPerList].map(([list, m]) => ({
     type: RULES[list].type,
-    riskLevel: RULES[list].riskLevel,
+    riskLevel: th.level(`known:${list}`, m.score) ?? RULES[list].riskLevel,
     labels: RULES[list].labels,
     probability: m.score,
     riskSource: p.riskSource,

@@ -1,38 +1,18 @@
-// Keyword lists for spoken English (data). Matched over the lower-case transcript: words only, numbers as words.
-import type { RiskLevel } from "../../../lib/contract/taxonomy";
-import type { RegexEntry } from "../text/match";
-
-/** A phrase that may carry its own label3 / level (plain strings take the list's). */
-export interface PhraseEntry {
-  phrase: string;
-  label3?: string;
-  riskLevel?: RiskLevel;
-}
-
-export type AudioListEntry = string | PhraseEntry | RegexEntry;
+// Built-in keyword lists for spoken English (seed data of the shared list model, ../lists/model.ts). Matched over the lower-case transcript: words only, numbers as words.
+import type { KeywordList, PhraseEntry } from "../lists/model";
 
 /** Audio types a list can answer (CONTRACT §5.2 / §5.5). */
 export type AudioTextType = "ADVERT" | "DIRTY" | "EROTIC" | "POLITY" | "BAN" | "VIOLENT" | "ADLAW";
-
-export interface AudioKeywordList {
-  name: string;
-  audioType: AudioTextType;
-  riskLevel: RiskLevel;
-  label1: string;
-  label2: string;
-  label3: string;
-  /** strings and phrases are also spotted acoustically (pocketsphinx -kws); regex rules only run on text */
-  entries: AudioListEntry[];
-}
 
 // recognisers spell app names as the words they sound like ("what's up", "we chat")
 const APPS = "wechat|we\\s+chat|whatsapp|what'?s\\s+(?:app|up)|telegram|snapchat|instagram|line|skype|discord|kik|signal|facebook";
 const DIGIT = "zero|oh|one|two|three|four|five|six|seven|eight|nine";
 
-export const DEFAULT_AUDIO_LISTS: AudioKeywordList[] = [
+export const DEFAULT_AUDIO_LISTS: KeywordList[] = [
   {
     name: "ad_contact",
-    audioType: "ADVERT",
+    scope: "speech",
+    type: "ADVERT",
     riskLevel: "REVIEW",
     label1: "ad",
     label2: "lianxifangshi",
@@ -52,7 +32,8 @@ export const DEFAULT_AUDIO_LISTS: AudioKeywordList[] = [
   },
   {
     name: "ad_words",
-    audioType: "ADVERT",
+    scope: "speech",
+    type: "ADVERT",
     riskLevel: "REVIEW",
     label1: "ad",
     label2: "ad",
@@ -65,7 +46,8 @@ export const DEFAULT_AUDIO_LISTS: AudioKeywordList[] = [
   },
   {
     name: "abuse",
-    audioType: "DIRTY",
+    scope: "speech",
+    type: "DIRTY",
     riskLevel: "REJECT",
     label1: "abuse",
     label2: "renshengongji",
@@ -77,7 +59,8 @@ export const DEFAULT_AUDIO_LISTS: AudioKeywordList[] = [
   },
   {
     name: "abuse_mild",
-    audioType: "DIRTY",
+    scope: "speech",
+    type: "DIRTY",
     riskLevel: "REVIEW",
     label1: "abuse",
     label2: "buwenmingyongyu",
@@ -86,7 +69,8 @@ export const DEFAULT_AUDIO_LISTS: AudioKeywordList[] = [
   },
   {
     name: "porn",
-    audioType: "EROTIC",
+    scope: "speech",
+    type: "EROTIC",
     riskLevel: "REJECT",
     label1: "porn",
     label2: "porn",
@@ -98,7 +82,8 @@ export const DEFAULT_AUDIO_LISTS: AudioKeywordList[] = [
   },
   {
     name: "politics",
-    audioType: "POLITY",
+    scope: "speech",
+    type: "POLITY",
     riskLevel: "REVIEW",
     label1: "politics",
     label2: "shezheng",
@@ -110,7 +95,8 @@ export const DEFAULT_AUDIO_LISTS: AudioKeywordList[] = [
   },
   {
     name: "prohibited_drugs",
-    audioType: "BAN",
+    scope: "speech",
+    type: "BAN",
     riskLevel: "REJECT",
     label1: "prohibited",
     label2: "dupin",
@@ -119,7 +105,8 @@ export const DEFAULT_AUDIO_LISTS: AudioKeywordList[] = [
   },
   {
     name: "prohibited_gambling",
-    audioType: "BAN",
+    scope: "speech",
+    type: "BAN",
     riskLevel: "REJECT",
     label1: "prohibited",
     label2: "dubo",
@@ -128,7 +115,8 @@ export const DEFAULT_AUDIO_LISTS: AudioKeywordList[] = [
   },
   {
     name: "prohibited_weapons",
-    audioType: "BAN",
+    scope: "speech",
+    type: "BAN",
     riskLevel: "REJECT",
     label1: "prohibited",
     label2: "qiangzhi",
@@ -137,7 +125,8 @@ export const DEFAULT_AUDIO_LISTS: AudioKeywordList[] = [
   },
   {
     name: "violence_terror",
-    audioType: "VIOLENT",
+    scope: "speech",
+    type: "VIOLENT",
     riskLevel: "REJECT",
     label1: "violence",
     label2: "baokong",
@@ -146,7 +135,8 @@ export const DEFAULT_AUDIO_LISTS: AudioKeywordList[] = [
   },
   {
     name: "adlaw_superlatives",
-    audioType: "ADLAW",
+    scope: "speech",
+    type: "ADLAW",
     riskLevel: "REVIEW",
     label1: "ad",
     label2: "guanggaofa",

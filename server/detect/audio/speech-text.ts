@@ -3,13 +3,16 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { DEFAULT_AUDIO_LISTS, EXTRA_PRONUNCIATIONS } from "./lists";
+import type { KeywordList } from "../lists/model";
+import { KeywordListsReader } from "../lists/store";
+import { thresholdsReader, type Thresholds } from "../settings/thresholds";
+import { EXTRA_PRONUNCIATIONS } from "./lists";
 import type { MonoAudio } from "./pcm";
 import { AUDIO_POLICY } from "./policy";
 import { POCKETSPHINX_MODEL_DIR, prepareKws, readCmuDict, spotKeywords, transcribeFree, type KwsSetup } from "./stt/pocketsphinx";
 import { transcribeRemote } from "./stt/openai";
 import { freeTranscript, prependText, protectedMatches, spliceSpotted, textTranscript, type Transcript } from "./stt/transcript";
-import { compileAudioLists, matchTranscript, type TextHit } from "./text-lists";
+import { compileAudioLists, matchTranscript, type CompiledAudioLists, type TextHit } from "./text-lists";
 import type { TranscriberOption } from "./types";
 import type { AudioHit } from "./verdict";
 
@@ -49,19 +52,49 @@ function paddedWav(a: MonoAudio, padSec: number): Buffer {
 const toAudioHit = (h: TextHit): AudioHit => ({ ...h, riskSource: P.text.riskSource });
 const positionsOf = (hits: readonly TextHit[]) => hits.flatMap((h) => h.matchedLists.flatMap((l) => l.words.map((w) => w.position)));
 
-export class SpeechText {
-  private readonly lists = compileAudioLists(DEFAULT_AUDIO_LISTS);
+/** What the speech lists in force compile to: the matcher's lists, phrase → types, the keyword-spotting files. */
+interface ListState {
+  source: readonly KeywordList[];
+  lists: CompiledAudioLists;
   /** spoken phrase → the audio types of the lists that hold it */
-  private readonly phraseTypes = new Map<string, string[]>();
-  private kws?: KwsSetup;
+  phraseTypes: Map<string, string[]>;
+  kws?: KwsSetup;
+}
 
-  constructor(private readonly o: { transcriber: TranscriberOption; pocketsphinx: string; dataDir: string }) {
-    for (const l of DEFAULT_AUDIO_LISTS) {
-      for (const e of l.entries) {
-        const phrase = typeof e === "string" ? e : "phrase" in e ? e.phrase : undefined;
-        if (phrase) this.phraseTypes.set(phrase, [...(this.phraseTypes.get(phrase) ?? []), l.audioType]);
+export class SpeechText {
+  private readonly keywords: KeywordListsReader;
+  private readonly thresholds: () => Thresholds;
+  private dict?: Map<string, string[]>;
+  private state?: Promise<ListState>;
+
+  constructor(private readonly o: { transcriber: TranscriberOption; pocketsphinx: string; dataDir: string; keywordsDir?: string; policyDir?: string }) {
+    this.keywords = new KeywordListsReader(o.keywordsDir);
+    this.thresholds = thresholdsReader(o.policyDir);
+  }
+
+  /** The lists in force; after an operator change they are recompiled and the spotting files rewritten (content-addressed). */
+  private listState(): Promise<ListState> {
+    const source = this.keywords.all();
+    const prev = this.state;
+    const build = async (): Promise<ListState> => {
+      if (prev) {
+        const p = await prev.catch(() => undefined);
+        if (p?.source === source) return p;
       }
-    }
+      const speech = source.filter((l) => l.scope === "speech");
+      const phraseTypes = new Map<string, string[]>();
+      for (const l of speech) {
+        for (const e of l.entries) {
+          const phrase = typeof e === "string" ? e : "phrase" in e ? e.phrase : undefined;
+          if (phrase) phraseTypes.set(phrase, [...(phraseTypes.get(phrase) ?? []), l.type]);
+        }
+      }
+      const lists = compileAudioLists(speech);
+      const kws = this.dict ? await prepareKws(lists.phrases, path.join(this.o.dataDir, "kws"), this.dict, EXTRA_PRONUNCIATIONS, P.kws) : undefined;
+      return { source, lists, phraseTypes, kws };
+    };
+    this.state = build();
+    return this.state;
   }
 
   get engineName(): string {
@@ -81,17 +114,20 @@ export class SpeechText {
   /** Writes the keyword-spotting phrase and dictionary files (pocketsphinx only). */
   async init(): Promise<void> {
     if (this.o.transcriber.kind !== "pocketsphinx" || this.unavailable()) return;
-    const dict = await readCmuDict(path.join(POCKETSPHINX_MODEL_DIR, "cmudict-en-us.dict"));
-    this.kws = await prepareKws(this.lists.phrases, path.join(this.o.dataDir, "kws"), dict, EXTRA_PRONUNCIATIONS, P.kws);
+    this.dict = await readCmuDict(path.join(POCKETSPHINX_MODEL_DIR, "cmudict-en-us.dict"));
+    this.state = undefined;
+    await this.listState();
   }
 
   /** Spoken phrases with no pronunciation (never spotted; still matched in the free transcript). */
-  get skippedPhrases(): string[] {
-    return this.kws?.skipped ?? [];
+  async skippedPhrases(): Promise<string[]> {
+    return (await this.listState()).kws?.skipped ?? [];
   }
 
   async run(audio: MonoAudio, wavPath: string, types: ReadonlySet<string>, previousText: string | undefined): Promise<SpeechTextResult> {
     const timingsMs: Record<string, number> = {};
+    const state = await this.listState();
+    const th = this.thresholds();
     let current: Transcript;
     let conf: number = P.stt.remoteProbability;
     const t = this.o.transcriber;
@@ -102,15 +138,15 @@ export class SpeechText {
       conf = r.confidence ?? conf;
       current = textTranscript(r.text, conf);
     } else {
-      current = await this.pocketsphinx(audio, types, timingsMs);
+      current = await this.pocketsphinx(audio, types, timingsMs, state);
     }
     const full = previousText ? prependText(previousText, current) : current;
     const fromOffset = full.text.length - current.text.length;
-    const hits = matchTranscript(full, this.lists, types, { fromOffset, defaultConf: conf }).map(toAudioHit);
+    const hits = matchTranscript(full, state.lists, types, { fromOffset, defaultConf: conf }, th).map(toAudioHit);
     return { hits, text: full.text, segmentText: current.text, spliced: current.spliced, timingsMs };
   }
 
-  private async pocketsphinx(audio: MonoAudio, types: ReadonlySet<string>, timingsMs: Record<string, number>): Promise<Transcript> {
+  private async pocketsphinx(audio: MonoAudio, types: ReadonlySet<string>, timingsMs: Record<string, number>, state: ListState): Promise<Transcript> {
     const tmpDir = path.join(this.o.dataDir, "tmp");
     await mkdir(tmpDir, { recursive: true });
     // trailing silence: without it pocketsphinx misses a keyword that ends the segment
@@ -124,7 +160,7 @@ export class SpeechText {
         timingsMs[key] = Math.round(performance.now() - t0);
         return r;
       };
-      const kws = this.kws;
+      const kws = state.kws;
       const [utterances, spotted] = await Promise.all([
         timed("stt", () => transcribeFree(padded, run)),
         kws && kws.phrases.size > 0 ? timed("kws", () => spotKeywords(padded, kws, run)) : Promise.resolve([]),
@@ -132,8 +168,8 @@ export class SpeechText {
       const free = freeTranscript(utterances, P.stt.segmentGapSec);
       if (!kws || spotted.length === 0) return free;
       // phrases spotted for lists that were not requested must not rewrite the transcript
-      const relevant = spotted.filter((h) => this.phraseTypes.get(kws.phrases.get(h.phrase)?.text ?? "")?.some((t) => types.has(t)));
-      const matched = matchTranscript(free, this.lists, types, { fromOffset: 0, defaultConf: 1 });
+      const relevant = spotted.filter((h) => state.phraseTypes.get(kws.phrases.get(h.phrase)?.text ?? "")?.some((t) => types.has(t)));
+      const matched = matchTranscript(free, state.lists, types, { fromOffset: 0, defaultConf: 1 });
       return spliceSpotted(free, relevant, kws.phrases, { minProb: P.kws.minProb, protect: protectedMatches(free, positionsOf(matched)) });
     } finally {
       await rm(padded, { force: true });

@@ -1,8 +1,9 @@
-// Keyword lists over a transcript: reuses the frame engine's matcher (same entry ids and offset rules).
+// Keyword lists over a transcript: the same list model and matcher as frame text (same entry ids and offset rules).
 import type { RiskLevel } from "../../../lib/contract/taxonomy";
-import { compileLists, matchLists, wordToPattern, type CompiledList, type KeywordList, type ListEntry } from "../text/match";
+import type { KeywordList } from "../lists/model";
+import { DEFAULT_THRESHOLDS, type Thresholds } from "../settings/thresholds";
+import { compileLists, matchLists, type CompiledList } from "../text/match";
 import type { MatchedList, RiskSegment } from "../types";
-import type { AudioKeywordList } from "./lists";
 import type { Transcript } from "./stt/transcript";
 
 export interface TextHit {
@@ -15,46 +16,36 @@ export interface TextHit {
 }
 
 export interface CompiledAudioLists {
-  lists: Array<{ list: AudioKeywordList; compiled: CompiledList }>;
-  /** plain phrases of every list, for acoustic keyword spotting */
+  lists: CompiledList[];
+  /** plain words and phrases of every list, for acoustic keyword spotting */
   phrases: string[];
 }
 
-export function compileAudioLists(lists: readonly AudioKeywordList[]): CompiledAudioLists {
-  const phrases: string[] = [];
-  const out = lists.map((list) => {
-    const entries: ListEntry[] = list.entries.map((e) => {
-      if (typeof e === "string") {
-        phrases.push(e);
-        return e;
-      }
-      if ("phrase" in e) {
-        phrases.push(e.phrase);
-        return { id: e.phrase, pattern: wordToPattern(e.phrase), label3: e.label3, riskLevel: e.riskLevel };
-      }
-      return e;
-    });
-    // the shared matcher switches lists on by imgType; audio lists are chosen before it runs, so one fixed key
-    const kl: KeywordList = { name: list.name, imgType: "ADVERT", riskLevel: list.riskLevel, label1: list.label1, label2: list.label2, label3: list.label3, entries };
-    return { list, compiled: compileLists([kl])[0] };
-  });
-  return { lists: out, phrases };
+/** Speech lists compiled for the shared matcher, plus the phrases pocketsphinx should spot. */
+export function compileAudioLists(lists: readonly KeywordList[]): CompiledAudioLists {
+  const speech = lists.filter((l) => l.scope === "speech");
+  const phrases = speech.flatMap((l) => l.entries.flatMap((e) => (typeof e === "string" ? [e] : "phrase" in e ? [e.phrase] : [])));
+  return { lists: compileLists(speech), phrases };
 }
 
-/** The lists of the requested audio types that match in `t.text`, ignoring hits that end before `fromOffset`. */
-export function matchTranscript(t: Transcript, c: CompiledAudioLists, types: ReadonlySet<string>, o: { fromOffset: number; defaultConf: number }): TextHit[] {
-  const active = c.lists.filter((l) => types.has(l.list.audioType));
-  if (active.length === 0 || t.text === "") return [];
+/**
+ * The lists of the requested audio types that match in `t.text`, ignoring hits that end before `fromOffset`; each
+ * list's run-time thresholds (`speech:<list>`) decide whether a hit counts and at which level.
+ */
+export function matchTranscript(t: Transcript, c: CompiledAudioLists, types: ReadonlySet<string>, o: { fromOffset: number; defaultConf: number }, th: Thresholds = DEFAULT_THRESHOLDS): TextHit[] {
+  if (t.text === "") return [];
   const hits: TextHit[] = [];
-  for (const h of matchLists(t.text, active.map((l) => l.compiled), new Set(["ADVERT"]))) {
+  for (const h of matchLists(t.text, c.lists, types)) {
     const words = h.words.filter((w) => w.position[1] > o.fromOffset);
     if (words.length === 0) continue;
-    const list = active.find((l) => l.list.name === h.list.name)!.list;
+    const probability = probabilityOf(t, words.map((w) => w.position), o.defaultConf);
+    const level = th.level(`speech:${h.list.name}`, probability, h.riskLevel);
+    if (!level) continue;
     hits.push({
-      type: list.audioType,
-      riskLevel: h.riskLevel,
+      type: h.list.type,
+      riskLevel: level,
       labels: [h.label1, h.label2, h.label3],
-      probability: probabilityOf(t, words.map((w) => w.position), o.defaultConf),
+      probability,
       matchedLists: [{ name: h.list.name, words }],
       riskSegments: segmentsOf(t, words.map((w) => w.position)),
     });

@@ -14,6 +14,10 @@ export interface AudioDetectorOptions {
   dataDir: string;
   /** default pocketsphinx (offline, English) */
   transcriber?: TranscriberOption;
+  /** keyword-list folder (operator changes over the built-in lists, ../lists/store.ts); default: built-in lists only */
+  keywordsDir?: string;
+  /** run-time threshold overrides (../settings/policy-store.ts); default: the policy defaults */
+  policyDir?: string;
   /** reference tracks for ANTHEN / BANEDAUDIO / COPYRIGHTSONGS; without them those types are not applied */
   references?: ReferenceTracks;
   /** segments running at once (default 1: pocketsphinx already uses a core per process) */

@@ -1,5 +1,6 @@
 // Contract between the worker and one model-backed engine (loaded once per worker, run per frame).
 import type { RiskLevel } from "../../../lib/contract/taxonomy";
+import type { Thresholds } from "../settings/thresholds";
 import type { BusinessDetail, DetectedFace, DetectedObject, DetectedPerson, HashMatch, MatchedList, RiskSegment } from "../types";
 
 export interface Frame {
@@ -68,6 +69,8 @@ export interface EngineContext {
 export interface FrameRequest {
   imgTypes: ReadonlySet<string>;
   businessTypes: ReadonlySet<string>;
+  /** run-time thresholds (defaults + operator overrides) in force for this frame */
+  thresholds: Thresholds;
 }
 
 export interface Engine {

@@ -2,7 +2,7 @@
 import type { HashBankReader } from "../hash-bank";
 import { frameHashes } from "../phash";
 import { POLICY } from "../policy";
-import type { Engine, EngineOutput, Frame, Hit } from "./engine";
+import type { Engine, EngineOutput, Frame, FrameRequest, Hit } from "./engine";
 
 export class HashEngine implements Engine {
   readonly name = "hash";
@@ -12,16 +12,18 @@ export class HashEngine implements Engine {
 
   async init(): Promise<void> {}
 
-  async run(frame: Frame, requested: ReadonlySet<string>): Promise<EngineOutput> {
-    if (!this.bank || this.bank.size === 0) return { hits: [] };
+  async run(frame: Frame, requested: ReadonlySet<string>, req: FrameRequest): Promise<EngineOutput> {
+    const maxDistance = req.thresholds.loosest("hash");
+    if (!this.bank || this.bank.size === 0 || maxDistance === null) return { hits: [] };
     const hashes = await frameHashes(frame.jpeg);
-    const m = this.bank.match(hashes);
-    if (!m) return { hits: [] };
+    const m = this.bank.match(hashes, maxDistance);
+    const level = m ? req.thresholds.level("hash", m.distance) : null;
+    if (!m || !level) return { hits: [] };
     const p = POLICY.hash;
     const hit: Hit = {
       // a bank hit counts under whichever imgType was asked for; VIOLENT when it was
       imgType: requested.has("VIOLENT") ? "VIOLENT" : [...requested][0] ?? "VIOLENT",
-      riskLevel: p.riskLevel,
+      riskLevel: level,
       labels: [p.label1, p.label2, m.list],
       probability: Math.round((1 - m.distance / 64) * 1000) / 1000,
       riskSource: p.riskSource,

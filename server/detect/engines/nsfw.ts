@@ -5,21 +5,22 @@ import * as tf from "@tensorflow/tfjs";
 import { setWasmPaths } from "@tensorflow/tfjs-backend-wasm";
 import { load, type NSFWJS } from "nsfwjs";
 import sharp from "sharp";
-import { POLICY, type NsfwRule } from "../policy";
-import type { Engine, EngineOutput, Frame, Hit } from "./engine";
+import { POLICY } from "../policy";
+import { DEFAULT_THRESHOLDS, type Thresholds } from "../settings/thresholds";
+import type { Engine, EngineOutput, Frame, FrameRequest, Hit } from "./engine";
 
 const require = createRequire(import.meta.url);
 const SIZE = 224;
 
-/** Policy rules that fire for these scores: at most one per class, the first in table order. */
-export function nsfwHits(scores: Record<string, number>, rules: readonly NsfwRule[] = POLICY.nsfw.rules): Hit[] {
-  const seen = new Set<string>();
+/** At most one hit per class: REJECT labels at the class's reject threshold, REVIEW labels at its review threshold. */
+export function nsfwHits(scores: Record<string, number>, th: Thresholds = DEFAULT_THRESHOLDS): Hit[] {
   const hits: Hit[] = [];
-  for (const rule of rules) {
-    const p = scores[rule.className] ?? 0;
-    if (seen.has(rule.className) || p < rule.min) continue;
-    seen.add(rule.className);
-    hits.push({ imgType: "EROTIC", riskLevel: rule.riskLevel, labels: rule.labels, probability: Math.round(p * 1000) / 1000, riskSource: POLICY.nsfw.riskSource });
+  for (const [cls, rule] of Object.entries(POLICY.nsfw.classes)) {
+    const p = scores[cls] ?? 0;
+    const level = th.level(`nsfw:${cls}`, p);
+    if (!level) continue;
+    const labels = level === "REJECT" ? rule.rejectLabels : rule.reviewLabels;
+    hits.push({ imgType: "EROTIC", riskLevel: level, labels, probability: Math.round(p * 1000) / 1000, riskSource: POLICY.nsfw.riskSource });
   }
   return hits;
 }
@@ -44,7 +45,7 @@ export class NsfwEngine implements Engine {
     }
   }
 
-  async run(frame: Frame): Promise<EngineOutput> {
+  async run(frame: Frame, _requested: ReadonlySet<string>, req: FrameRequest): Promise<EngineOutput> {
     if (!this.model) throw new Error("NSFW engine not initialised");
     // squash the whole frame to 224×224 like nsfwjs' own resize, so nothing at the edges is cropped away
     const rgb = await sharp(frame.jpeg).resize(SIZE, SIZE, { fit: "fill" }).removeAlpha().raw().toBuffer();
@@ -57,7 +58,7 @@ export class NsfwEngine implements Engine {
     }
     const scores: Record<string, number> = {};
     for (const p of predictions) scores[p.className] = Math.round(p.probability * 10000) / 10000;
-    return { hits: nsfwHits(scores), scores };
+    return { hits: nsfwHits(scores, req.thresholds), scores };
   }
 
   async close(): Promise<void> {

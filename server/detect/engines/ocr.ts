@@ -2,9 +2,10 @@
 import Tesseract from "tesseract.js";
 import { DEFAULT_LISTS } from "../lists/default-lists";
 import { POLICY } from "../policy";
-import { compileLists, matchLists, riskSegments, type CompiledList, type KeywordList } from "../text/match";
+import { DEFAULT_THRESHOLDS, type Thresholds } from "../settings/thresholds";
+import { compileLists, matchLists, riskSegments, type CompiledList } from "../text/match";
 import { normalizeText } from "../text/normalize";
-import type { Engine, EngineContext, EngineOutput, Frame, Hit } from "./engine";
+import type { Engine, EngineContext, EngineOutput, Frame, FrameRequest, Hit } from "./engine";
 import { OCR_LANGS, tessdataPaths } from "./tessdata";
 
 type Line = Tesseract.Line;
@@ -26,8 +27,11 @@ export function linesFromTesseract(lines: readonly Line[], minWordConfidence: nu
   return out;
 }
 
-/** Match the lists switched on by `requested`; each hit's probability is the OCR confidence of its best line. */
-export function textHits(lines: readonly OcrLine[], lists: readonly CompiledList[], requested: ReadonlySet<string>): { text: string; hits: Hit[] } {
+/**
+ * Match the lists switched on by `requested`; each hit's probability is the OCR confidence of its best line, and the
+ * list's run-time thresholds (`ocr:<list>`) decide whether it counts and at which level.
+ */
+export function textHits(lines: readonly OcrLine[], lists: readonly CompiledList[], requested: ReadonlySet<string>, th: Thresholds = DEFAULT_THRESHOLDS): { text: string; hits: Hit[] } {
   const text = lines.map((l) => l.text).join("\n");
   const lineStarts: number[] = [];
   let at = 0;
@@ -40,11 +44,13 @@ export function textHits(lines: readonly OcrLine[], lists: readonly CompiledList
     while (i + 1 < lineStarts.length && lineStarts[i + 1] <= pos) i++;
     return i;
   };
-  const hits: Hit[] = matchLists(text, lists, requested).map((h) => {
+  const hits: Hit[] = matchLists(text, lists, requested).flatMap((h) => {
     const confidence = Math.max(...h.words.map((w) => lines[lineOf(w.position[0])]?.confidence ?? 0));
+    const level = th.level(`ocr:${h.list.name}`, confidence / 100, h.riskLevel);
+    if (!level) return [];
     return {
-      imgType: h.list.imgType,
-      riskLevel: h.riskLevel,
+      imgType: h.list.type,
+      riskLevel: level,
       labels: [h.label1, h.label2, h.label3],
       probability: Math.round(confidence * 10) / 1000,
       riskSource: POLICY.ocr.riskSource,
@@ -59,10 +65,12 @@ export class OcrEngine implements Engine {
   readonly name = "ocr";
   readonly imgTypes = ["ADVERT", "IMGTEXTRISK"] as const;
   private worker: Tesseract.Worker | undefined;
-  private readonly lists: CompiledList[];
+  /** the image-text lists in force (built-in + operator changes), re-read per frame */
+  private readonly lists: () => readonly CompiledList[];
 
-  constructor(lists: readonly KeywordList[] = DEFAULT_LISTS) {
-    this.lists = compileLists(lists);
+  constructor(lists?: () => readonly CompiledList[]) {
+    const builtIn = compileLists(DEFAULT_LISTS);
+    this.lists = lists ?? (() => builtIn);
   }
 
   async init(ctx: EngineContext): Promise<void> {
@@ -78,12 +86,12 @@ export class OcrEngine implements Engine {
     });
   }
 
-  async run(frame: Frame, requested: ReadonlySet<string>): Promise<EngineOutput> {
+  async run(frame: Frame, requested: ReadonlySet<string>, req: FrameRequest): Promise<EngineOutput> {
     if (!this.worker) throw new Error("OCR engine not initialised");
     const image = Buffer.from(frame.jpeg.buffer, frame.jpeg.byteOffset, frame.jpeg.byteLength);
     const { data } = await this.worker.recognize(image, {}, { text: false, blocks: true });
     const lines = (data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines));
-    return textHits(linesFromTesseract(lines, POLICY.ocr.minWordConfidence), this.lists, requested);
+    return textHits(linesFromTesseract(lines, POLICY.ocr.minWordConfidence), this.lists(), requested, req.thresholds);
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { prepareZXingModule, readBarcodes } from "zxing-wasm/reader";
 import { POLICY } from "../policy";
 import type { DetectedObject } from "../types";
-import type { Engine, EngineOutput, Frame } from "./engine";
+import type { Engine, EngineOutput, Frame, FrameRequest } from "./engine";
 
 const require = createRequire(import.meta.url);
 
@@ -19,7 +19,7 @@ export class QrCodeEngine implements Engine {
     await prepareZXingModule({ overrides: { wasmBinary }, fireImmediately: true });
   }
 
-  async run(frame: Frame): Promise<EngineOutput> {
+  async run(frame: Frame, _requested: ReadonlySet<string>, req: FrameRequest): Promise<EngineOutput> {
     // zxing decodes the JPEG itself (stb_image inside the wasm)
     const results = await readBarcodes(frame.jpeg, {
       formats: [...POLICY.qrcode.formats],
@@ -43,12 +43,14 @@ export class QrCodeEngine implements Engine {
           qrContent: r.text,
         };
       });
-    if (objects.length === 0) return { hits: [], objects };
+    // a decoded code scores 1; the run-time thresholds decide its level (or switch the label off)
+    const level = objects.length > 0 ? req.thresholds.level("qrcode", 1, POLICY.qrcode.riskLevel) : null;
+    if (!level) return { hits: [], objects };
     return {
       objects,
       hits: [{
         imgType: "QRCODE",
-        riskLevel: POLICY.qrcode.riskLevel,
+        riskLevel: level,
         labels: POLICY.qrcode.labels,
         probability: 1,
         riskSource: POLICY.qrcode.riskSource,

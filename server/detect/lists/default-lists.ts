@@ -1,5 +1,5 @@
-// Keyword lists shipped with the service (data). Regex rules run on lower-cased, normalised OCR text.
-import type { KeywordList } from "../text/match";
+// Built-in keyword lists for frame text (seed data; operators add and remove entries: ./store.ts). Regex rules run on lower-cased, normalised OCR text.
+import type { KeywordList } from "./model";
 
 // Channels people use to move an audience off-platform.
 const CHANNEL =
@@ -28,7 +28,8 @@ const URL =
 export const DEFAULT_LISTS: KeywordList[] = [
   {
     name: "ad_contact",
-    imgType: "ADVERT",
+    scope: "image",
+    type: "ADVERT",
     riskLevel: "REVIEW",
     label1: "ad",
     label2: "lianxifangshi",
@@ -44,7 +45,8 @@ export const DEFAULT_LISTS: KeywordList[] = [
   },
   {
     name: "ad_words",
-    imgType: "ADVERT",
+    scope: "image",
+    type: "ADVERT",
     riskLevel: "REVIEW",
     label1: "ad",
     label2: "ad",
@@ -59,7 +61,8 @@ export const DEFAULT_LISTS: KeywordList[] = [
   },
   {
     name: "prohibited_gambling",
-    imgType: "IMGTEXTRISK",
+    scope: "image",
+    type: "IMGTEXTRISK",
     riskLevel: "REJECT",
     label1: "prohibited",
     label2: "dubo",
@@ -71,7 +74,8 @@ export const DEFAULT_LISTS: KeywordList[] = [
   },
   {
     name: "prohibited_drugs",
-    imgType: "IMGTEXTRISK",
+    scope: "image",
+    type: "IMGTEXTRISK",
     riskLevel: "REJECT",
     label1: "prohibited",
     label2: "dupin",
@@ -83,7 +87,8 @@ export const DEFAULT_LISTS: KeywordList[] = [
   },
   {
     name: "prohibited_weapons",
-    imgType: "IMGTEXTRISK",
+    scope: "image",
+    type: "IMGTEXTRISK",
     riskLevel: "REJECT",
     label1: "prohibited",
     label2: "qiangzhi",
@@ -92,7 +97,8 @@ export const DEFAULT_LISTS: KeywordList[] = [
   },
   {
     name: "violence_terror",
-    imgType: "IMGTEXTRISK",
+    scope: "image",
+    type: "IMGTEXTRISK",
     riskLevel: "REJECT",
     label1: "violence",
     label2: "baokong",

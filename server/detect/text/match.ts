@@ -1,29 +1,10 @@
-// Keyword-list matching over normalised OCR text: plain words and regex rules, with exact offsets.
+// Keyword-list matching over normalised OCR text or a transcript: plain words and regex rules, with exact offsets.
 import type { RiskLevel } from "../../../lib/contract/taxonomy";
 import type { MatchedWord, RiskSegment } from "../types";
+import { entryId, type KeywordList } from "../lists/model";
 import { foldForMatch } from "./normalize";
 
-/** A regex rule; `pattern` is matched case-insensitively against lower-cased text. */
-export interface RegexEntry {
-  id: string;
-  pattern: string;
-  /** overrides the list's label3 / riskLevel for hits of this rule */
-  label3?: string;
-  riskLevel?: RiskLevel;
-}
-
-export type ListEntry = string | RegexEntry;
-
-export interface KeywordList {
-  name: string;
-  /** the imgType that switches this list on */
-  imgType: "ADVERT" | "IMGTEXTRISK";
-  riskLevel: RiskLevel;
-  label1: string;
-  label2: string;
-  label3: string;
-  entries: ListEntry[];
-}
+export type { KeywordList, ListEntry, PhraseEntry, RegexEntry } from "../lists/model";
 
 export interface CompiledEntry {
   id: string;
@@ -65,10 +46,9 @@ export function compileLists(lists: readonly KeywordList[]): CompiledList[] {
   return lists.map((list) => ({
     list,
     entries: list.entries.map((e): CompiledEntry => {
-      if (typeof e === "string") {
-        return { id: e, re: new RegExp(wordToPattern(e), "giu"), label3: list.label3, riskLevel: list.riskLevel };
-      }
-      return { id: e.id, re: new RegExp(e.pattern, "giu"), label3: e.label3 ?? list.label3, riskLevel: e.riskLevel ?? list.riskLevel };
+      const pattern = typeof e === "string" ? wordToPattern(e) : "phrase" in e ? wordToPattern(e.phrase) : e.pattern;
+      const own: { label3?: string; riskLevel?: RiskLevel } = typeof e === "string" ? {} : e;
+      return { id: entryId(e), re: new RegExp(pattern, "giu"), label3: own.label3 ?? list.label3, riskLevel: own.riskLevel ?? list.riskLevel };
     }),
   }));
 }
@@ -79,12 +59,12 @@ interface RawMatch {
   entry: CompiledEntry;
 }
 
-/** Every match of every entry in `text`; inside one list, a match contained in a longer one is dropped. */
-export function matchLists(text: string, lists: readonly CompiledList[], imgTypes: ReadonlySet<string>): ListHit[] {
+/** Every match of every entry of the lists whose type is in `types`; inside one list, a match contained in a longer one is dropped. */
+export function matchLists(text: string, lists: readonly CompiledList[], types: ReadonlySet<string>): ListHit[] {
   const folded = foldForMatch(text);
   const hits: ListHit[] = [];
   for (const { list, entries } of lists) {
-    if (!imgTypes.has(list.imgType)) continue;
+    if (!types.has(list.type)) continue;
     const raw: RawMatch[] = [];
     for (const entry of entries) {
       entry.re.lastIndex = 0;

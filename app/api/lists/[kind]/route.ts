@@ -33,6 +33,10 @@ export async function DELETE(req: Request, ctx: { params: Promise<{ kind: string
   const t = target((await ctx.params).kind);
   if (t.error) return t.error;
   const q = new URL(req.url).searchParams;
-  await t.lists.remove(t.kind, q.get("list") ?? "", q.get("entry") ?? "");
+  try {
+    await t.lists.remove(t.kind, q.get("list") ?? "", q.get("entry") ?? "");
+  } catch (err) {
+    return badRequest((err as Error).message); // an unknown list name: the stores validate before touching anything
+  }
   return json({ ok: true });
 }
