@@ -55,6 +55,7 @@ const groupsToV4 = (hi: number, lo: number) => `${hi >>> 8}.${hi & 0xff}.${lo >>
 export function embeddedIPv4(g: number[]): string | null {
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
   if (zeros(0, 5) && g[5] === 0xffff) return groupsToV4(g[6], g[7]); // ::ffff:a.b.c.d
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return groupsToV4(g[6], g[7]); // SIIT ::ffff:0:a.b.c.d
   if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return groupsToV4(g[6], g[7]); // NAT64 64:ff9b::/96
   if (g[0] === 0x2002) return groupsToV4(g[1], g[2]); // 6to4 2002:AABB:CCDD::/48
   if (g[0] === 0x2001 && g[1] === 0) return groupsToV4(~g[6] & 0xffff, ~g[7] & 0xffff); // Teredo: client address inverted
@@ -70,6 +71,7 @@ function isPrivateV6(ip: string): boolean {
   if ((g[0] & 0xff00) === 0xff00) return true; // multicast
   if (g[0] === 0x100 && g[1] === 0 && g[2] === 0 && g[3] === 0) return true; // 100::/64 discard
   if (g[0] === 0x2001 && g[1] === 0xdb8) return true; // documentation
+  if ((g[0] & 0xfff0) === 0x3ff0) return true; // 3fff::/20 documentation (RFC 9637)
   if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return true; // 64:ff9b:1::/48 local-use NAT64
   const v4 = embeddedIPv4(g);
   return v4 !== null && isPrivateV4(v4);

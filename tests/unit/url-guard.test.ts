@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { lookup } from "node:dns/promises";
 import { hostname } from "node:os";
-import { UrlRefusedError, checkUrl, isPrivateAddress } from "../../server/ingest/url-guard";
+import { UrlRefusedError, checkUrl, isPrivateAddress, setResolver } from "../../server/ingest/url-guard";
 
 const HTTP = { protocols: ["http", "https"], allowPrivate: false };
 
@@ -79,4 +79,59 @@ test("allowPrivate and allowedOrigins lift the private check, and only for the e
   assert.equal(await refusal("http://127.0.0.1:3001/", own), "private-address", "another port is another origin");
   assert.equal(await refusal("https://127.0.0.1:3000/", own), "private-address", "another scheme is another origin");
   assert.equal(await refusal("file:///etc/passwd", { ...own, allowPrivate: true }), "protocol", "allowPrivate never widens protocols");
+});
+
+test("isPrivateAddress: one case per refused form (issue #5 list), each next to a public twin", () => {
+  const cases: Array<[string, string, string]> = [
+    ["loopback v4", "127.0.0.1", "128.0.0.1"],
+    ["RFC1918 10/8", "10.1.2.3", "11.1.2.3"],
+    ["RFC1918 172.16/12", "172.20.0.1", "172.32.0.1"],
+    ["RFC1918 192.168/16", "192.168.1.1", "192.169.1.1"],
+    ["link-local / cloud metadata", "169.254.169.254", "169.255.169.254"],
+    ["CGNAT 100.64/10", "100.64.0.1", "100.128.0.1"],
+    ["multicast 224/4", "239.1.1.1", "223.1.1.1"],
+    ["broadcast", "255.255.255.255", "223.255.255.255"],
+    ["this network 0/8", "0.0.0.1", "1.0.0.1"],
+    ["IPv6 loopback", "::1", "2606:4700::1"],
+    ["IPv6 unspecified", "::", "2606:4700::"],
+    ["IPv6 ULA fc00::/7", "fd00::1", "fe00::1"],
+    ["IPv6 link-local fe80::/10", "fe80::abcd", "2600::abcd"],
+    ["IPv6 multicast ff00::/8", "ff05::2", "2605::2"],
+    ["IPv4-mapped ::ffff:a.b.c.d", "::ffff:10.0.0.1", "::ffff:8.8.8.8"],
+    ["IPv4-mapped, hex groups", "::ffff:a9fe:a9fe", "::ffff:808:808"],
+    ["IPv4-mapped, expanded", "0:0:0:0:0:ffff:7f00:1", "0:0:0:0:0:ffff:808:808"],
+    ["SIIT ::ffff:0:a.b.c.d", "::ffff:0:127.0.0.1", "::ffff:0:8.8.8.8"],
+    ["IPv4-compatible ::a.b.c.d", "::192.168.0.1", "2001:4860::192.168.0.1"],
+    ["NAT64 64:ff9b::/96", "64:ff9b::169.254.169.254", "64:ff9b::1.1.1.1"],
+    ["6to4 2002::/16 embedding private v4", "2002:c0a8:101::1", "2002:101:101::1"],
+    ["Teredo embedding private client", "2001:0:4136:e378:8000:63bf:f5ff:fffe" /* client 10.0.0.1 */, "2001:0:4136:e378:8000:63bf:f7f7:f7f7"],
+    ["documentation 3fff::/20", "3fff::1", "4000::1"],
+  ];
+  for (const [name, bad, good] of cases) {
+    assert.equal(isPrivateAddress(bad), true, `${name}: ${bad} must be refused`);
+    assert.equal(isPrivateAddress(good), false, `${name}: ${good} is public`);
+  }
+});
+
+test("checkUrl uses an injected resolver and refuses when any resolved address is private", async () => {
+  const calls: string[] = [];
+  setResolver(async (host) => {
+    calls.push(host);
+    if (host === "mixed.test") return ["93.184.216.34", "127.0.0.1"];
+    if (host === "public.test") return ["93.184.216.34", "2606:2800:220:1::1"];
+    if (host === "mapped.test") return ["::ffff:169.254.169.254"];
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
+  });
+  try {
+    assert.equal(await refusal("http://mixed.test/a.mp4"), "private-address", "a public address first does not hide a private second one");
+    assert.equal(await refusal("http://mapped.test/"), "private-address");
+    assert.equal(await refusal("http://nowhere.test/"), "unresolvable");
+    const ok = await checkUrl("https://public.test/x", HTTP);
+    assert.deepEqual(ok.addresses, ["93.184.216.34", "2606:2800:220:1::1"], "every address is returned for pinning");
+    assert.deepEqual(calls, ["mixed.test", "mapped.test", "nowhere.test", "public.test"], "one resolution per check");
+    const own = await checkUrl("rtmp://mixed.test:1935/live/k", { protocols: ["rtmp"], allowPrivate: false, allowedOrigins: ["rtmp://mixed.test:1935"] });
+    assert.deepEqual(own.addresses, ["93.184.216.34", "127.0.0.1"], "rtmp origins (URL.origin is 'null') can be listed too");
+  } finally {
+    setResolver(null);
+  }
 });

@@ -1,0 +1,56 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { buildLiveArgs } from "../../server/ingest/live-args";
+import { guardLiveInput, rtmpTcUrl, withAddress } from "../../server/ingest/live-egress";
+import { setResolver, UrlRefusedError } from "../../server/ingest/url-guard";
+
+test("rtmpTcUrl: the tcUrl ffmpeg would send (app = first segment, or two when a playpath follows)", () => {
+  assert.equal(rtmpTcUrl("rtmp://live.example.com/live/stream-key"), "rtmp://live.example.com:1935/live");
+  assert.equal(rtmpTcUrl("rtmp://live.example.com:1940/app/instance/key"), "rtmp://live.example.com:1940/app/instance");
+  assert.equal(rtmpTcUrl("rtmp://h/vod/mp4:dir/file.mp4"), "rtmp://h:1935/vod");
+  assert.equal(rtmpTcUrl("rtmp://h/live/key?token=abc"), "rtmp://h:1935/live");
+  assert.equal(rtmpTcUrl("rtmp://h/ondemand/a/b"), "rtmp://h:1935/ondemand");
+  assert.equal(rtmpTcUrl("rtmp://h/onlykey"), "rtmp://h:1935/");
+});
+
+test("withAddress puts the checked address literal in the URL (IPv6 bracketed), path and query kept", () => {
+  assert.equal(withAddress("rtmp://live.example.com:1935/live/key?t=1", "93.184.216.34"), "rtmp://93.184.216.34:1935/live/key?t=1");
+  assert.equal(withAddress("rtmp://live.example.com/live/key", "2606:2800:220:1::1"), "rtmp://[2606:2800:220:1::1]/live/key");
+});
+
+test("buildLiveArgs puts the guard's input options right before -i", () => {
+  const { args } = buildLiveArgs({ url: "http://h/x.m3u8", inputArgs: ["-http_proxy", "http://127.0.0.1:9"], frameIntervalSec: 2, audio: false, maxWidth: 640, ioTimeoutMs: 5000 });
+  const i = args.indexOf("-i");
+  assert.deepEqual(args.slice(i - 2, i + 2), ["-http_proxy", "http://127.0.0.1:9", "-i", "http://h/x.m3u8"]);
+});
+
+test("guardLiveInput: rtmp pinned to the checked address with tcUrl naming the host; refused and exempt cases", async () => {
+  setResolver(async (host) => {
+    if (host === "cdn.test") return ["93.184.216.34"];
+    if (host === "inside.test") return ["10.1.2.3"];
+    throw new Error(`ENOTFOUND ${host}`);
+  });
+  try {
+    const pinned = await guardLiveInput("rtmp://cdn.test/live/key", { allowPrivate: false });
+    assert.equal(pinned.url, "rtmp://93.184.216.34/live/key");
+    assert.deepEqual(pinned.inputArgs, ["-rtmp_tcurl", "rtmp://cdn.test:1935/live"]);
+    assert.equal(pinned.proxy, null);
+    await assert.rejects(guardLiveInput("rtmp://inside.test/live/key", { allowPrivate: false }), UrlRefusedError);
+    await assert.rejects(guardLiveInput("http://inside.test/live.flv", { allowPrivate: false }), UrlRefusedError);
+    const exempt = await guardLiveInput("rtmp://inside.test/live/key", { allowPrivate: false, allowedOrigins: ["rtmp://inside.test"] });
+    assert.equal(exempt.url, "rtmp://10.1.2.3/live/key", "an own origin is still pinned to what was resolved");
+    const open = await guardLiveInput("http://inside.test/live.flv", { allowPrivate: true });
+    assert.deepEqual([open.url, open.inputArgs, open.env, open.proxy], ["http://inside.test/live.flv", [], undefined, null], "ALLOW_PRIVATE_NETWORKS=1: ffmpeg connects by itself");
+    const http = await guardLiveInput("https://cdn.test/live/index.m3u8", { allowPrivate: false });
+    try {
+      assert.ok(http.proxy);
+      assert.deepEqual(http.inputArgs, ["-http_proxy", http.proxy.url]);
+      assert.equal(http.env?.http_proxy, http.proxy.url, "ffmpeg's TLS layer reads only the environment variable");
+      assert.equal(http.env?.no_proxy, undefined);
+    } finally {
+      await http.close();
+    }
+  } finally {
+    setResolver(null);
+  }
+});
