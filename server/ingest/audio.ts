@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { runFfmpeg } from "./ffmpeg";
+import { PROBE_LIMITS, runFfmpeg } from "./ffmpeg";
 import { readWavPcm16 } from "./wav";
 
 export { measureSpeechEnergy } from "./energy";
@@ -39,7 +39,7 @@ export async function extractAudioSegments(file: string, outDir: string, opts: A
   // 0.1 s packets so the segment muxer can cut exactly on segment boundaries.
   const filter = `aresample=${AUDIO_SAMPLE_RATE},aformat=sample_fmts=s16:channel_layouts=mono,asetnsamples=n=${AUDIO_SAMPLE_RATE / 10}:p=0`;
   await runFfmpeg(
-    ["-i", file, "-map", "0:a:0", "-vn", "-af", filter, "-c:a", "pcm_s16le", "-f", "segment", "-segment_time", String(segmentSec), "-segment_format", "wav", "-reset_timestamps", "1", "-segment_start_number", "1", "-y", path.join(outDir, "segment-%05d.wav")],
+    [...PROBE_LIMITS, "-i", file, "-map", "0:a:0", "-vn", "-af", filter, "-c:a", "pcm_s16le", "-f", "segment", "-segment_time", String(segmentSec), "-segment_format", "wav", "-reset_timestamps", "1", "-segment_start_number", "1", "-y", path.join(outDir, "segment-%05d.wav")],
     { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal },
   );
   const names = (await readdir(outDir)).filter(isSegment).sort();

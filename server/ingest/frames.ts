@@ -3,7 +3,7 @@ import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { CapturePlan } from "./capture-plan";
 import { MAX_CAPTURE_FRAMES } from "./capture-plan";
-import { FfmpegError, runFfmpeg } from "./ffmpeg";
+import { FfmpegError, PROBE_LIMITS, decodeLimits, runFfmpeg } from "./ffmpeg";
 
 export interface CapturedFrame {
   /** 1-based, in time order. */
@@ -23,6 +23,8 @@ export interface ExtractFramesOptions {
   strategy?: "auto" | "seek" | "pass";
   /** Per ffmpeg run. */
   timeoutMs?: number;
+  /** The decoder refuses larger pictures (width × height); unset = ffmpeg's own limit. */
+  maxPixels?: number;
 }
 
 /** Below this spacing one decoding pass beats a seek per frame (60 s 720p, GOP 2 s: 1 s → pass 1.7 s vs seek 4.6 s; 5 s → 1.6 s vs 1.0 s). */
@@ -52,9 +54,9 @@ async function nonEmpty(file: string): Promise<boolean> {
 }
 
 /** One frame at or after `t` (fast input seeking); past the last video frame, the last frame instead. */
-async function grabAt(file: string, t: number, out: string, opts: Required<Pick<ExtractFramesOptions, "maxWidth" | "timeoutMs">> & { signal?: AbortSignal }): Promise<number | null> {
+async function grabAt(file: string, t: number, out: string, opts: Required<Pick<ExtractFramesOptions, "maxWidth" | "timeoutMs">> & { signal?: AbortSignal; maxPixels?: number }): Promise<number | null> {
   const run = (pre: string[], post: string[]) =>
-    runFfmpeg([...pre, "-i", file, "-map", "0:v:0", "-vf", `showinfo,${scaleFilter(opts.maxWidth)}`, ...post, "-q:v", JPEG_QUALITY, "-y", out], { timeoutMs: opts.timeoutMs, signal: opts.signal });
+    runFfmpeg([...PROBE_LIMITS, ...decodeLimits(opts.maxPixels), ...pre, "-i", file, "-map", "0:v:0", "-vf", `showinfo,${scaleFilter(opts.maxWidth)}`, ...post, "-q:v", JPEG_QUALITY, "-y", out], { timeoutMs: opts.timeoutMs, signal: opts.signal });
   const { stderr } = await run(["-ss", String(t)], ["-frames:v", "1"]);
   const shown = parseShowinfoTimes(stderr);
   if (shown.length && (await nonEmpty(out))) return round3(t + Math.max(0, shown[0]));
@@ -107,7 +109,7 @@ async function extractInOnePass(file: string, outDir: string, pre: string[], sel
     }
   };
   const chain = [selectFilter, "showinfo", scaleFilter(o.maxWidth)].filter(Boolean).join(",");
-  const args = [...pre, "-i", file, "-map", "0:v:0", "-vf", chain, "-vsync", "vfr", "-frames:v", String(maxFrames), "-q:v", JPEG_QUALITY, "-atomic_writing", "1", "-start_number", "1", "-y", path.join(outDir, "frame-%05d.jpg")];
+  const args = [...PROBE_LIMITS, ...decodeLimits(o.maxPixels), ...pre, "-i", file, "-map", "0:v:0", "-vf", chain, "-vsync", "vfr", "-frames:v", String(maxFrames), "-q:v", JPEG_QUALITY, "-atomic_writing", "1", "-start_number", "1", "-y", path.join(outDir, "frame-%05d.jpg")];
   await runFfmpeg(args, {
     timeoutMs: o.timeoutMs,
     signal: o.signal,

@@ -1,4 +1,4 @@
-import { FfmpegError, failureOf, protocolWhitelistFor, startFfmpeg } from "./ffmpeg";
+import { FfmpegError, PROBE_LIMITS, failureOf, protocolWhitelistFor, startFfmpeg } from "./ffmpeg";
 import { stderrTail } from "./ffmpeg-error";
 import { startProcess } from "./process";
 import { resolveFfprobe } from "./resolve";
@@ -80,7 +80,7 @@ export function mediaInfoFromFfmpegStderr(stderr: string): MediaInfo {
 }
 
 async function probeWithFfprobe(bin: string, file: string): Promise<MediaInfo> {
-  const args = ["-v", "error", "-protocol_whitelist", protocolWhitelistFor(file), "-print_format", "json", "-show_format", "-show_streams", "-i", file];
+  const args = ["-v", "error", "-protocol_whitelist", protocolWhitelistFor(file), "-print_format", "json", "-show_format", "-show_streams", ...PROBE_LIMITS, "-i", file];
   const result = await startProcess(bin, args, { timeoutMs: PROBE_TIMEOUT_MS }).done;
   const err = failureOf(result, "ffprobe");
   if (err) throw err;
@@ -93,7 +93,7 @@ async function probeWithFfprobe(bin: string, file: string): Promise<MediaInfo> {
 
 async function probeWithFfmpeg(file: string): Promise<MediaInfo> {
   // With no output ffmpeg exits 1 after printing the input summary; only a summary-less run is a failure.
-  const result = await startFfmpeg(["-i", file], { timeoutMs: PROBE_TIMEOUT_MS }).done;
+  const result = await startFfmpeg([...PROBE_LIMITS, "-i", file], { timeoutMs: PROBE_TIMEOUT_MS }).done;
   const summarised = !result.stoppedBy && !result.spawnError && /^Input #0/m.test(result.stderr);
   if (summarised) return mediaInfoFromFfmpegStderr(result.stderr);
   throw failureOf(result, "ffmpeg") ?? new FfmpegError("failed", "ffmpeg printed no input summary", stderrTail(result.stderr));

@@ -7,7 +7,7 @@ import { parseTypeList, IMG_TYPES, IMG_BUSINESS_TYPES, AUDIO_TYPES, AUDIO_BUSINE
 import type { FrameVerdict } from "../detect";
 import { downloadToFile, DownloadError } from "../ingest/download";
 import { FfmpegError } from "../ingest/ffmpeg";
-import { probeMedia } from "../ingest/probe";
+import { probeMedia, type MediaInfo } from "../ingest/probe";
 import { planCapture } from "../ingest/capture-plan";
 import { extractFrames, type CapturedFrame } from "../ingest/frames";
 import { extractAudioSegments, type AudioSegment } from "../ingest/audio";
@@ -54,10 +54,23 @@ async function analyse(ctx: EngineContext, task: TaskRow, req: VideoFileRequest,
   const source = path.join(dir, "source");
   const u = new URL(req.data.url);
   const own = ctx.ownMediaOrigins.has(`${u.protocol}//${u.host}`);
-  await downloadToFile(req.data.url, source, { maxBytes: ctx.config.fileMaxBytes, timeoutMs: 10 * 60_000, allowPrivate: ctx.config.allowPrivateNetworks || own, signal });
+  const limits = ctx.config.limits;
+  await withStallWatch(dir, limits.downloadStallTimeoutSec * 1000, signal, (s) =>
+    downloadToFile(req.data.url, source, { maxBytes: ctx.config.fileMaxBytes, timeoutMs: 10 * 60_000, allowPrivate: ctx.config.allowPrivateNetworks || own, signal: s }),
+  );
   const info = await probeMedia(source);
   if (!info.hasVideo && !info.hasAudio) throw new Unrecognised("no audio or video stream");
   if (info.durationSec !== null && info.durationSec > ctx.config.fileMaxDurationSec) throw new Unrecognised(`duration ${info.durationSec.toFixed(1)} s is over the ${ctx.config.fileMaxDurationSec} s limit`);
+  if (info.hasVideo && ((limits.mediaMaxWidth > 0 && (info.width ?? 0) > limits.mediaMaxWidth) || (limits.mediaMaxHeight > 0 && (info.height ?? 0) > limits.mediaMaxHeight))) {
+    throw new Unrecognised(`resolution ${info.width}×${info.height} is over the ${limits.mediaMaxWidth}×${limits.mediaMaxHeight} limit`);
+  }
+  // wall-clock cap on the rest (capture + detection), relative to the duration; its ffmpeg runs are killed when it passes
+  const capSec = limits.fileProcessMinSec + limits.fileProcessTimeFactor * (info.durationSec ?? ctx.config.fileMaxDurationSec);
+  return withDeadline(capSec * 1000, signal, (inner) => moderate(ctx, task, req, dir, source, info, progress, inner));
+}
+
+async function moderate(ctx: EngineContext, task: TaskRow, req: VideoFileRequest, dir: string, source: string, info: MediaInfo, progress: TaskProgress, signal: AbortSignal) {
+  const limits = ctx.config.limits;
 
   const imgTypes = [...parseTypeList(req.imgType ?? "", IMG_TYPES).types];
   const imgBusinessTypes = [...parseTypeList(req.imgBusinessType ?? "", IMG_BUSINESS_TYPES).types];
@@ -91,7 +104,8 @@ async function analyse(ctx: EngineContext, task: TaskRow, req: VideoFileRequest,
     })();
   };
 
-  const framesJob = plan ? extractFrames(path.join(dir, "source"), plan, dir, { signal, onFrame: (f) => verdicts.push(detectOne(f)) }) : Promise.resolve([]);
+  const maxPixels = limits.mediaMaxWidth * limits.mediaMaxHeight;
+  const framesJob = plan ? extractFrames(source, plan, dir, { signal, maxPixels, onFrame: (f) => verdicts.push(detectOne(f)) }) : Promise.resolve([]);
   const audioJob = wantAudio ? extractAudioSegments(source, dir, { signal }) : Promise.resolve([] as AudioSegment[]);
   // audio is detected while frames still are: the detectors use different cores (worker thread vs child processes)
   const step = req.data.audioDetectStep ?? 0;
@@ -134,6 +148,48 @@ async function analyse(ctx: EngineContext, task: TaskRow, req: VideoFileRequest,
     passThrough: req.data.extra?.passThrough,
     notAppliedTypes: [...notApplied],
   });
+}
+
+/** Runs `fn` with a signal that also aborts after `ms`; past it the file ends with 1905 (its ffmpeg runs are stopped). */
+async function withDeadline<T>(ms: number, outer: AbortSignal, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ac = new AbortController();
+  const timedOut = new Promise<never>((_, reject) => ac.signal.addEventListener("abort", () => reject(new Unrecognised(`processing took longer than ${Math.round(ms / 1000)} s (FILE_PROCESS_MIN_SEC + FILE_PROCESS_TIME_FACTOR × duration)`)), { once: true }));
+  const timer = setTimeout(() => ac.abort(), ms);
+  const work = fn(AbortSignal.any([outer, ac.signal]));
+  work.catch(() => undefined); // after a timeout it settles with nobody awaiting it
+  try {
+    return await Promise.race([work, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs a download into `dir` and aborts it when the partial file (`source.*.part`) has not grown for `ms`
+ * (a source that stalls before or in the middle of its body); the download then fails with 1905.
+ */
+async function withStallWatch<T>(dir: string, ms: number, outer: AbortSignal, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  if (!(ms > 0)) return fn(outer);
+  const ac = new AbortController();
+  let size = -1;
+  let since = Date.now();
+  const timer = setInterval(async () => {
+    const parts = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.startsWith("source.") && n.endsWith(".part"));
+    const now = (await Promise.all(parts.map((n) => fs.stat(path.join(dir, n)).then((st) => st.size, () => 0)))).reduce((a, b) => a + b, 0);
+    if (now !== size) {
+      size = now;
+      since = Date.now();
+    } else if (Date.now() - since >= ms) {
+      ac.abort(new Unrecognised(`download stalled: no data for ${Math.round(ms / 1000)} s`));
+    }
+  }, Math.min(1000, ms / 2));
+  try {
+    return await fn(AbortSignal.any([outer, ac.signal]));
+  } catch (err) {
+    throw ac.signal.aborted && !outer.aborted ? ac.signal.reason : err;
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** 1 − mean absolute difference of two 16×16 greyscale thumbnails. */
