@@ -97,3 +97,46 @@ export interface StreamDetail {
 // ---- reference lists ----
 export type ListKind = "faces" | "images" | "audio";
 export const LIST_KINDS: readonly ListKind[] = ["faces", "images", "audio"];
+
+// ---- keyword lists (image text and speech; /api/lists → keywords, /api/lists/keywords) ----
+export type KeywordScope = "image" | "speech";
+export const KEYWORD_SCOPES: readonly KeywordScope[] = ["image", "speech"];
+/** The contract types a keyword list can answer, per scope. */
+export const KEYWORD_SCOPE_TYPES: Readonly<Record<KeywordScope, readonly string[]>> = {
+  image: ["ADVERT", "IMGTEXTRISK"],
+  speech: ["ADVERT", "DIRTY", "EROTIC", "POLITY", "BAN", "VIOLENT", "ADLAW"],
+};
+
+export interface KeywordListView {
+  scope: KeywordScope;
+  name: string;
+  type: string;
+  riskLevel: RiskLevel;
+  labels: [string, string, string];
+  /** false for lists an operator created */
+  builtIn: boolean;
+  /** `entry` is what hits report in matchedLists[].words[].entry; rules are built-in regular expressions */
+  entries: Array<{ entry: string; kind: "word" | "rule"; builtIn: boolean }>;
+  /** built-in entries switched off (adding one again restores it) */
+  removed: string[];
+}
+
+// ---- run-time thresholds (/api/policy) ----
+export interface PolicyThreshold {
+  review: number | null;
+  reject: number | null;
+  enabled: boolean;
+}
+
+export interface PolicyRule {
+  key: string;
+  detector: string;
+  label: string;
+  score: string;
+  /** atLeast: a score at or above a threshold fires; atMost: at or below (distances) */
+  direction: "atLeast" | "atMost";
+  range: [number, number];
+  defaults: PolicyThreshold;
+  effective: PolicyThreshold;
+  overridden: boolean;
+}

@@ -12,6 +12,7 @@ const LINKS: Array<{ href: string; label: string; permission?: Permission }> = [
   { href: "/streams", label: "Streams" },
   { href: "/files", label: "Files" },
   { href: "/lists", label: "Lists" },
+  { href: "/policy", label: "Policy" },
   { href: "/capabilities", label: "Capabilities" },
   { href: "/users", label: "Users", permission: "users:manage" },
   { href: "/audit", label: "Audit", permission: "audit:view" },

@@ -2,15 +2,9 @@
 // operator changes (added / removed entries, new lists) are an overlay stored in DATA_DIR.
 import type { RiskLevel } from "../../../lib/contract/taxonomy";
 
-/** Where a list is matched: OCR text of frames, or the transcript of audio segments. */
-export type KeywordScope = "image" | "speech";
-export const KEYWORD_SCOPES: readonly KeywordScope[] = ["image", "speech"];
-
-/** The contract types a list can answer, per scope (CONTRACT §5.1 / §5.2 / §5.5). */
-export const SCOPE_TYPES: Readonly<Record<KeywordScope, readonly string[]>> = {
-  image: ["ADVERT", "IMGTEXTRISK"],
-  speech: ["ADVERT", "DIRTY", "EROTIC", "POLITY", "BAN", "VIOLENT", "ADLAW"],
-};
+/** Where a list is matched (image: OCR text of frames; speech: transcripts) and the types a list can answer. */
+export { KEYWORD_SCOPES, KEYWORD_SCOPE_TYPES as SCOPE_TYPES, type KeywordScope } from "../../../lib/dashboard-api";
+import type { KeywordScope } from "../../../lib/dashboard-api";
 
 /** A regex rule; `pattern` is matched case-insensitively against lower-cased text. */
 export interface RegexEntry {
