@@ -12,6 +12,8 @@ export function storeBackends(): Array<{ name: string; databaseUrl: string | nul
 export interface Received {
   at: number;
   body: Record<string, unknown>;
+  /** The exact bytes received (signatures are checked over these). */
+  raw: Buffer;
   headers: http.IncomingHttpHeaders;
   status: number;
 }
@@ -24,7 +26,8 @@ export async function startReceiver(statuses: number[] = []) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const status = statuses.shift() ?? 200;
-    received.push({ at: Date.now(), body: JSON.parse(Buffer.concat(chunks).toString("utf8")), headers: req.headers, status });
+    const raw = Buffer.concat(chunks);
+    received.push({ at: Date.now(), body: JSON.parse(raw.toString("utf8")), raw, headers: req.headers, status });
     res.writeHead(status).end(status === 200 ? "ok" : "fail");
     waiters.splice(0).forEach((w) => w());
   });
