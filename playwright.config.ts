@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { SUPERVISOR_STATE } from "./tests/e2e/credentials";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 
@@ -24,6 +25,11 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },
+  // the dashboard needs a session: "setup" signs the supervisor in, every spec starts with its cookies
+  projects: [
+    { name: "setup", testMatch: /auth\.setup\.ts$/ },
+    { name: "dashboard", dependencies: ["setup"], use: { storageState: SUPERVISOR_STATE } },
+  ],
   webServer: {
     command: "node --import tsx tests/e2e/start-server.ts",
     url: `http://127.0.0.1:${port}/api/health`,

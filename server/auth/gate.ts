@@ -151,6 +151,8 @@ export async function gate(o: GateOptions, req: http.IncomingMessage, res: http.
     res.setHeader("set-cookie", serializeCookie(CSRF_COOKIE, session.csrfToken, { maxAgeSec: (session.expiresAt.getTime() - Date.now()) / 1000, httpOnly: false, secure: https }));
   }
   if (rule.audit) {
+    // uncompressed, so the audit can read the created id from the answer
+    delete req.headers["accept-encoding"];
     const target = captureTarget(res);
     res.once("finish", () => audit(res.statusCode < 400 ? "ok" : `failed ${res.statusCode}`, target()));
   }

@@ -97,6 +97,16 @@ test("submit a video, watch it finish live, inspect frames, QR and OCR", async (
 
   await qrCard.getByRole("button").click();
   await expect(lightbox.getByTestId("qr-content")).toContainText(QR_TEXT);
+  await page.keyboard.press("Escape");
+
+  // a human decision on the result, kept with who made it
+  const review = page.getByTestId("review-panel");
+  await review.getByLabel("review note").fill("QR spam confirmed");
+  await review.getByRole("button", { name: "Confirm violation" }).click();
+  const entry = review.getByTestId("review-entry").first();
+  await expect(entry).toHaveAttribute("data-decision", "confirmed");
+  await expect(entry).toContainText("QR spam confirmed");
+  await expect(entry).toContainText("admin");
 });
 
 test("an invalid URL is rejected inline", async ({ page }) => {

@@ -2,6 +2,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { SUPERVISOR } from "./credentials";
 
 if (!existsSync(path.resolve(".next", "BUILD_ID"))) {
   console.error("start-server: no production build in .next/ — run `npm run build` before the e2e tests");
@@ -23,6 +24,8 @@ Object.assign(process.env, {
   ALLOW_PRIVATE_NETWORKS: "1",
   NODE_ENV: "production",
   MODERATION_ACCESS_KEYS: "e2e-key",
+  // the first supervisor gets a known password instead of a printed one-time one (tests/e2e/auth.setup.ts signs in)
+  SUPERVISOR_INITIAL_PASSWORD: SUPERVISOR.password,
   // own ports, so a dev server on 1935/8000 does not collide
   RTMP_PORT: process.env.E2E_RTMP_PORT ?? "19350",
   RTMP_HTTP_PORT: process.env.E2E_RTMP_HTTP_PORT ?? "18000",
