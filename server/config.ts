@@ -22,6 +22,10 @@ export interface Config {
   fileMaxBytes: number;
   fileMaxDurationSec: number;
   retentionHours: number;
+  /** minutes between retention sweeps (the first runs shortly after start) */
+  retentionSweepMinutes: number;
+  /** SERVICE_ONLY=1: the moderation service (and the dashboard's API objects) without Next pages */
+  serviceOnly: boolean;
   dashboardPollIntervalMs: number;
   /** Limits (README "Security → Limits"); 0 disables a rate limit. */
   limits: {
@@ -76,6 +80,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fileMaxBytes: num("FILE_MAX_BYTES", 300 * 1024 * 1024, env),
     fileMaxDurationSec: num("FILE_MAX_DURATION_SEC", 2 * 3600, env),
     retentionHours: num("RESULT_RETENTION_HOURS", 72, env),
+    retentionSweepMinutes: num("RETENTION_SWEEP_MINUTES", 60, env),
+    serviceOnly: env.SERVICE_ONLY === "1",
     dashboardPollIntervalMs: num("DASHBOARD_POLL_INTERVAL_MS", 2000, env),
     limits: {
       ratePerMinute: num("RATE_LIMIT_PER_MINUTE", 600, env),

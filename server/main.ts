@@ -3,7 +3,7 @@ import { startApp } from "./app";
 
 /** Entry point of `npm run dev` / `npm start`: dashboard + embedded moderation service on one port. */
 const config = loadConfig();
-const app = await startApp(config, { withNext: true });
+const app = await startApp(config, { withNext: !config.serviceOnly });
 const shown = config.host === "0.0.0.0" ? `http://localhost:${app.port}` : `http://${config.host}:${app.port}`;
 console.log(`> ready on ${shown} (${config.dev ? "development" : "production"}, data in ${config.dataDir})`);
 if (app.engine) {

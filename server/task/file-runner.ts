@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { Code, codeMessage } from "../../lib/contract/codes";
 import { tasks } from "../store/schema";
 import type { EngineContext } from "./context";
@@ -22,6 +22,30 @@ export class FileRunner {
   async resume(): Promise<void> {
     const rows = await this.ctx.store.db.select({ id: tasks.requestId }).from(tasks).where(and(eq(tasks.kind, "video"), inArray(tasks.status, ["queued", "processing"]))).orderBy(tasks.createdAt);
     rows.forEach((r) => this.enqueue(r.id));
+    await this.requeueLostCallbacks();
+  }
+
+  /**
+   * A crash between storing a file's result and queuing its callback would lose the callback: at start,
+   * every finished, unexpired file with a callback URL and no outbox row gets its stored result queued.
+   */
+  private async requeueLostCallbacks(): Promise<void> {
+    const lost = await this.ctx.store.db
+      .select({ id: tasks.requestId, request: tasks.request, result: tasks.result })
+      .from(tasks)
+      .where(
+        and(
+          eq(tasks.kind, "video"),
+          inArray(tasks.status, ["done", "failed"]),
+          gt(tasks.expiresAt, new Date()),
+          sql`${tasks.request}->>'callback' IS NOT NULL AND ${tasks.result} IS NOT NULL`,
+          sql`NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.request_id = ${tasks.requestId})`,
+        ),
+      );
+    for (const t of lost) {
+      this.ctx.log(`file ${t.id}: queuing the result callback a crash had lost`);
+      await this.ctx.dispatcher.enqueue({ requestId: t.id, url: String(t.request.callback), body: t.result, schedule: "video" });
+    }
   }
 
   enqueue(requestId: string): void {

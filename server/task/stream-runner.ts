@@ -44,8 +44,20 @@ export class StreamRunner {
     return this.running.has(requestId);
   }
 
+  /**
+   * Close: a task running here stops pulling and ends. A task the store says is running but this process does
+   * not run (yet: e.g. a Close that arrives after a restart, before resume()) ends here without pulling, with
+   * its stream-end, so no Close is lost and resume() does not start it afterwards.
+   */
   async close(requestId: string): Promise<void> {
-    await this.running.get(requestId)?.task.close();
+    const here = this.running.get(requestId);
+    if (here) return here.task.close();
+    const [row] = await this.ctx.store.db.select().from(tasks).where(and(eq(tasks.requestId, requestId), eq(tasks.status, "running")));
+    if (!row) return;
+    if (this.running.has(requestId)) return this.close(requestId); // resume() started it meanwhile
+    const task = new StreamTask(this.ctx, row, (id) => this.running.delete(id));
+    this.running.set(requestId, { task, keyId: row.keyId, kind: row.kind, identity: row.identity });
+    await task.close();
   }
 
   async stop(): Promise<void> {

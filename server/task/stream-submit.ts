@@ -72,7 +72,7 @@ export async function closeStream(ctx: EngineContext, runner: StreamRunner, prod
     .limit(1);
   if (!row) throw invalid(`requestId ${JSON.stringify(requestId)} is not a ${product} task of this accessKey`);
   // an already-ended task answers 1100 and sends no second stream-end (CONTRACT §2.2)
-  if (row.status === "running" && runner.isRunning(requestId)) await runner.close(requestId);
-  else if (row.status === "running") await ctx.store.db.update(tasks).set({ status: "ended", updatedAt: new Date() }).where(eq(tasks.requestId, requestId));
+  // a running task this process does not run yet (Close right after a restart) is ended by the runner too, with its stream-end
+  if (row.status === "running") await runner.close(requestId);
   return { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS, "en", product), requestId: newRequestId() };
 }

@@ -82,6 +82,11 @@ export class StreamTask {
   }
 
   start(): void {
+    // a crash interrupted this task's end (its reason was stored): complete the end, never pull again
+    if (this.state.endReason) {
+      this.loop = this.finish(this.state.endReason, this.state.endErrorCode, true);
+      return;
+    }
     this.loop = this.run().catch((err) => {
       this.ctx.log(`stream ${this.requestId}: ${(err as Error).stack ?? err}`);
       return this.finish("failed", 3002);
@@ -93,7 +98,8 @@ export class StreamTask {
     if (this.closed) return;
     this.closed = true;
     await this.halt();
-    await this.finish("closed");
+    // a task whose end a crash interrupted keeps its stored reason
+    await this.finish(this.state.endReason ?? "closed", this.state.endErrorCode, this.state.endReason !== undefined);
   }
 
   /** Process shutdown: stop pulling but keep the task running in the store, to resume at next start. */
@@ -187,6 +193,8 @@ export class StreamTask {
         room: this.req.data.room,
         passThrough: this.req.data.extra?.passThrough,
       });
+      // the indexes are stored before the callback is queued: after a crash the ids continue, never repeat
+      await this.save();
       await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.imgCallback!, body, schedule: "videostream" });
     });
   }
@@ -216,6 +224,7 @@ export class StreamTask {
           preAudioUrl = this.mediaUrl(file);
         }
         const input = { taskId: this.requestId, index: s.index, audioUrl: this.mediaUrl(s.path), verdict, preAudioUrl, startedAt: s.startedAt, endedAt: s.endedAt, begin, finish: Date.now(), room: d.room, passThrough: d.extra?.passThrough };
+        await this.save();
         if (this.product === "videostream") {
           await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.audioCallback!, body: videoStreamAudioResult(input), schedule: "videostream" });
         } else {
@@ -255,8 +264,12 @@ export class StreamTask {
 
   private ended = false;
 
-  /** Ends the task once: stream-end callbacks (returnFinishInfo=1) after every queued result. */
-  private async finish(reason: NonNullable<StreamState["endReason"]>, errorCode?: number): Promise<void> {
+  /**
+   * Ends the task once: stream-end callbacks (returnFinishInfo=1) after every queued result. Crash-safe in
+   * three steps: the end reason is stored (a restart then completes the end instead of pulling), the
+   * stream-ends are queued (after a crash only those not yet in the outbox), then the task is marked ended.
+   */
+  private async finish(reason: NonNullable<StreamState["endReason"]>, errorCode?: number, resumed = false): Promise<void> {
     if (this.ended) return;
     this.ended = true;
     this.stopping = true;
@@ -264,15 +277,22 @@ export class StreamTask {
     await this.audioChain;
     this.state.endReason = reason;
     if (errorCode) this.state.endErrorCode = errorCode;
+    await this.save();
     if (this.req.data.returnFinishInfo === 1) {
+      type End = { statCode?: number; contentType?: number };
+      const endKey = (url: string, body: End) => `${body.contentType ?? 0} ${url}`;
+      const queued = resumed ? (await this.ctx.dispatcher.deliveriesFor(this.requestId)).map((d) => ({ d, body: JSON.parse(d.body) as End })).filter((x) => x.body.statCode === 1).map((x) => endKey(x.d.url, x.body)) : [];
+      const send = async (url: string, body: End, schedule: "videostream" | "audiostream") => {
+        if (!queued.includes(endKey(url, body))) await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url, body, schedule });
+      };
       const requestParams = this.requestParams();
       if (this.product === "videostream") {
         const common = { taskId: this.requestId, worst: this.state.worstRisk, gotFrame: this.state.gotFrame, streamTimeSec: this.state.streamTimeSec, errorCode, requestParams };
-        await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.imgCallback!, body: videoStreamEnd({ ...common, contentType: 1 }), schedule: "videostream" });
-        if (this.audioTypes.length > 0 && this.req.audioCallback) await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.audioCallback, body: videoStreamEnd({ ...common, contentType: 2 }), schedule: "videostream" });
+        await send(this.req.imgCallback!, videoStreamEnd({ ...common, contentType: 1 }), "videostream");
+        if (this.audioTypes.length > 0 && this.req.audioCallback) await send(this.req.audioCallback, videoStreamEnd({ ...common, contentType: 2 }), "videostream");
       } else {
         const body = audioStreamEnd({ taskId: this.requestId, btId: String(this.req.data.btId ?? ""), streamTimeSec: this.state.streamTimeSec, errorCode, requestParams });
-        await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.callback!, body, schedule: "audiostream" });
+        await send(this.req.callback!, body, "audiostream");
       }
     }
     if (this.saveTimer) clearTimeout(this.saveTimer);

@@ -1,0 +1,199 @@
+// Crash safety (README "Security → Crash safety"): the real server runs as a child process, is killed with
+// SIGKILL while (a) a file is being processed, (b) a callback is failing and being retried, (c) a live stream
+// runs, then restarted on the same DATA_DIR / database. Every request accepted before the kill must end in a
+// delivered result (or a documented stream-end), duplicates carrying the same webhook-id and body.
+import assert from "node:assert/strict";
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, describe, test } from "node:test";
+import { asc } from "drizzle-orm";
+import { openStore } from "../../server/store/db";
+import { deliveries, tasks } from "../../server/store/schema";
+import { TEST_KEY } from "../support/app";
+import { freePort, startChildServer, type ChildServer } from "../support/child-server";
+import { startRtmpSource } from "../support/live-sources";
+import { makeVideo, mediaDir, startStaticServer } from "../support/media";
+import { startReceiver, waitFor, type Received } from "../support/net";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const fileRequest = (btId: string, url: string, callback: string) => ({ accessKey: TEST_KEY, appId: "crash", eventId: "video", imgType: "QRCODE", audioType: "NONE", callback, data: { btId, url, detectFrequency: 1, returnAllImg: 1 } });
+const webhookId = (r: Received) => String(r.headers["webhook-id"]);
+const frameIndex = (r: Received) => Number(/_v(\d+)$/.exec(String(r.body.requestId))?.[1]);
+const isFrame = (r: Received) => r.body.statCode === 0 && r.body.contentType === 1;
+const isEnd = (r: Received) => r.body.statCode === 1;
+
+/** Each distinct delivery once (the first time it arrived); asserts every repeat carried the same body. */
+function distinct(received: Received[]): Received[] {
+  const seen = new Map<string, Received>();
+  for (const r of received) {
+    const first = seen.get(webhookId(r));
+    if (first) assert.deepEqual(r.body, first.body, `a repeated webhook-id ${webhookId(r)} carries the same body`);
+    else seen.set(webhookId(r), r);
+  }
+  return [...seen.values()];
+}
+
+/** A PostgreSQL schema of its own for one run (dropped after), or null for the embedded PGlite. */
+async function pgSchemaUrl(databaseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { default: pg } = await import("pg");
+  const schema = `crash_${crypto.randomBytes(5).toString("hex")}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: databaseUrl });
+    await c.connect();
+    await c.query(sql);
+    await c.end();
+  };
+  await admin(`CREATE SCHEMA ${schema}`);
+  const u = new URL(databaseUrl);
+  u.searchParams.set("options", `-c search_path=${schema}`);
+  return { url: u.toString(), drop: () => admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`) };
+}
+
+/** Reads the store of a killed server (the process is gone, so opening PGlite here is safe). */
+async function inspect(dataDir: string, databaseUrl: string | null) {
+  const store = await openStore({ dataDir, databaseUrl });
+  try {
+    const rows = await store.db.select().from(tasks);
+    const outbox = await store.db.select().from(deliveries).orderBy(asc(deliveries.requestId), asc(deliveries.seq));
+    return { tasks: new Map(rows.map((r) => [r.requestId, r])), outbox };
+  } finally {
+    await store.close();
+  }
+}
+
+const backends: Array<{ name: string; databaseUrl: string | null; stream: boolean }> = [{ name: "PGlite", databaseUrl: null, stream: true }];
+if (process.env.DATABASE_URL) backends.push({ name: "PostgreSQL", databaseUrl: process.env.DATABASE_URL, stream: false });
+else console.log("# crash safety: skipping the PostgreSQL variant: DATABASE_URL is not set");
+
+for (const backend of backends) {
+  describe(`kill -9 and restart (${backend.name})`, async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "crash-"));
+    const pg = backend.databaseUrl ? await pgSchemaUrl(backend.databaseUrl) : null;
+    const databaseUrl = pg?.url ?? null;
+    // one port for both runs: links handed out before the kill (imgUrl) stay valid after the restart
+    const env = { PORT: String(await freePort()), CALLBACK_RETRY_TIME_SCALE: "0.05", ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+    const web = await startStaticServer(mediaDir());
+    const rxFile = await startReceiver();
+    const failing = Array.from({ length: 10_000 }, () => 500);
+    const rxRetry = await startReceiver(failing);
+    const rxStream = await startReceiver();
+    const longFile = await makeVideo({ name: "crash-long", durationSec: 60, width: 480, height: 270, fps: 5, audio: "none" });
+    const shortFile = await makeVideo({ name: "crash-short", durationSec: 3, width: 320, height: 240, fps: 10, audio: "none" });
+    const src = backend.stream ? await startRtmpSource({ name: "crash-live", audio: "none" }) : null;
+    let server: ChildServer | null = await startChildServer({ dataDir, env });
+    after(async () => {
+      await server?.stop();
+      await Promise.all([web.close(), rxFile.close(), rxRetry.close(), rxStream.close(), src?.close()]);
+      await pg?.drop().catch(() => undefined);
+      await fs.rm(dataDir, { recursive: true, force: true });
+    });
+
+    // (b) first: a short file whose callback fails (HTTP 500) and is being retried
+    const retryAck = await server.post("/video/v4", fileRequest("crash-retry", `${web.url}/${path.basename(shortFile)}`, rxRetry.url));
+    assert.equal(retryAck.code, 1100, JSON.stringify(retryAck));
+    // (c) a live stream with every frame called back
+    const streamAck = src
+      ? await server.post("/videostream/v4", { accessKey: TEST_KEY, appId: "crash", eventId: "live", imgType: "QRCODE", audioType: "NONE", imgCallback: rxStream.url, data: { streamType: "NORMAL", url: src.rtmpUrl, tokenId: "u1", detectFrequency: 1, returnAllImg: 1, returnFinishInfo: 1 } })
+      : null;
+    if (streamAck) assert.equal(streamAck.code, 1100, JSON.stringify(streamAck));
+    await rxRetry.until((r) => r.length >= 2, 60_000);
+    if (src) await rxStream.until((r) => r.filter(isFrame).length >= 2, 60_000);
+    // (a) a file long enough (60 frames) to be killed in the middle of its processing
+    const fileAck = await server.post("/video/v4", fileRequest("crash-long", `${web.url}/${path.basename(longFile)}`, rxFile.url));
+    assert.equal(fileAck.code, 1100, JSON.stringify(fileAck));
+    const fileId = fileAck.requestId as string;
+    const retryId = retryAck.requestId as string;
+    const streamId = streamAck?.requestId as string | undefined;
+    // the long file is under way: frames are on disk, no result yet
+    await waitFor(async () => (await fs.readdir(path.join(dataDir, "media", fileId)).catch(() => [])).filter((f) => f.endsWith(".jpg")).length >= 3, 60_000, 50);
+    assert.equal(rxFile.received.length, 0, `killed before the long file finished: ${JSON.stringify(rxFile.received[0]?.body ?? null).slice(0, 300)}`);
+    await server.kill9();
+    server = null;
+
+    const before = await inspect(dataDir, databaseUrl);
+    const framesBefore = distinct(rxStream.received).filter(isFrame);
+    const retryFailuresBefore = rxRetry.received.length;
+
+    test("at the kill: the file was processing, the callback pending, the stream running", () => {
+      assert.equal(before.tasks.get(fileId)?.status, "processing");
+      const pending = before.outbox.filter((d) => d.requestId === retryId);
+      assert.equal(pending.length, 1);
+      assert.equal(pending[0].status, "pending");
+      assert.ok(pending[0].attemptCount >= 1);
+      if (streamId) assert.equal(before.tasks.get(streamId)?.status, "running");
+    });
+
+    server = await startChildServer({ dataDir, env });
+    const live = server;
+
+    test("(a) a file killed mid-processing finishes after the restart; its result is delivered and queryable", async () => {
+      const [cb] = await rxFile.until((r) => r.length >= 1, 60_000);
+      const body = cb.body as Json;
+      assert.equal(body.code, 1100);
+      assert.equal(body.requestId, fileId);
+      assert.equal(body.btId, "crash-long");
+      assert.ok(body.frameDetail.length >= 55, `every frame of the 60 s file (got ${body.frameDetail.length})`);
+      assert.equal((await fetch(body.frameDetail[0].imgUrl)).status, 200);
+      const q = (await live.post("/video/query/v4", { accessKey: TEST_KEY, btId: "crash-long" })) as Json;
+      assert.equal(q.code, 1100);
+      assert.equal(q.requestId, fileId);
+      assert.deepEqual(
+        q.frameDetail.map((f: Json) => f.imgUrl),
+        body.frameDetail.map((f: Json) => f.imgUrl),
+      );
+      assert.equal(distinct(rxFile.received).length, 1, "one result, one delivery id");
+    });
+
+    test("(b) a callback that was failing at the kill is retried after the restart and delivered once the receiver answers 200", async () => {
+      // retries resume after the restart (still failing) …
+      await rxRetry.until((r) => r.length > retryFailuresBefore, 30_000);
+      failing.length = 0; // … then the receiver recovers
+      const all = await rxRetry.until((r) => r.some((x) => x.status === 200), 60_000);
+      const ok = all.find((x) => x.status === 200)!;
+      assert.equal((ok.body as Json).requestId, retryId);
+      assert.equal((ok.body as Json).code, 1100);
+      // every attempt, before and after the kill, is the same delivery: same webhook-id, same body
+      assert.equal(distinct(all).length, 1);
+      assert.ok(all.every((x) => webhookId(x) === webhookId(ok)));
+      assert.ok(all.filter((x) => x.status === 500).length >= 2);
+    });
+
+    if (src && streamId) {
+      test("(c) a live stream resumes after the restart with consistent frame ids; after Close nothing more", async () => {
+        const maxBefore = Math.max(...framesBefore.map(frameIndex));
+        await rxStream.until((r) => distinct(r).filter(isFrame).some((x) => frameIndex(x) > maxBefore + 1), 60_000);
+        const close = await live.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: streamId });
+        assert.equal(close.code, 1100);
+        const all = await rxStream.until((r) => r.some(isEnd), 30_000);
+        const end = all.find(isEnd)!.body as Json;
+        assert.equal(end.requestId, streamId);
+        assert.equal(end.pullStreamSuccess, true);
+        assert.equal(end.auxInfo.errorCode, undefined, "Close, not a pull failure");
+
+        await live.stop(); // nothing can be sent after this; the outbox then tells what was ever queued
+        const after = await inspect(dataDir, databaseUrl);
+        const rows = after.outbox.filter((d) => d.requestId === streamId);
+        assert.equal(after.tasks.get(streamId)?.status, "ended");
+        assert.equal(after.tasks.get(streamId)?.state?.endReason, "closed");
+        const endRows = rows.filter((d) => (JSON.parse(d.body) as Json).statCode === 1);
+        assert.equal(endRows.length, 1, "one stream-end");
+        assert.equal(rows.at(-1)!.id, endRows[0].id, "the stream-end was the last thing queued for the stream");
+        assert.ok(rows.every((d) => d.status === "delivered"), "every frame result and the stream-end were delivered");
+
+        // frames: one delivery per index, ids strictly increasing in arrival order, across the restart
+        const frames = distinct(rxStream.received).filter(isFrame);
+        const indexes = frames.map(frameIndex);
+        assert.equal(new Set(indexes).size, indexes.length, `no frame index was reused after the restart: ${indexes.join(",")}`);
+        assert.deepEqual([...indexes].sort((a, b) => a - b), indexes, "frame ids only grow");
+        assert.ok(indexes.some((i) => i > maxBefore), "frames arrived after the restart");
+        // whatever was received is what was queued (no delivery lost, none invented)
+        assert.deepEqual(new Set(distinct(rxStream.received).map(webhookId)), new Set(rows.map((d) => d.id)));
+        // and every task accepted before the kill is settled
+        for (const id of [fileId, retryId]) assert.ok(after.outbox.filter((d) => d.requestId === id).every((d) => d.status === "delivered"), id);
+      });
+    }
+  });
+}
