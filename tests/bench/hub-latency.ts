@@ -15,17 +15,21 @@ export async function benchHubLatency(o: { clients?: number; callbacks?: number 
   const clients = o.clients ?? 10;
   const callbacks = o.callbacks ?? 300;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "bench-hub-"));
-  const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, MODERATION_ACCESS_KEYS: "bench", NODE_ENV: "production", RTMP_PORT: "0" });
+  const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, MODERATION_ACCESS_KEYS: "bench", NODE_ENV: "production", RTMP_PORT: "0", SUPERVISOR_INITIAL_PASSWORD: "bench-supervisor-pass" });
   const app = await startApp(config, { withNext: true, log: () => undefined });
   const sockets: Socket[] = [];
   try {
     const requestId = crypto.randomBytes(16).toString("hex");
     const token = crypto.randomBytes(24).toString("base64url");
     await app.engine!.ctx.store.db.insert(dashboardStreams).values({ requestId, kind: "video", url: "rtmp://bench/live/x", serviceBaseUrl: app.url, receiverToken: hashToken(token), status: "running", startedAt: new Date() });
+    // the hub only serves signed-in dashboard users
+    const signIn = await fetch(`${app.url}/api/auth/signin`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "bench-supervisor-pass" }) });
+    if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status}`);
+    const cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
     const latencies: number[] = [];
     let delivered = 0;
     for (let i = 0; i < clients; i++) {
-      const s = connect(app.url, { transports: ["websocket"] });
+      const s = connect(app.url, { transports: ["websocket"], extraHeaders: { cookie } });
       await new Promise<void>((resolve) => s.on("connect", () => s.emit("subscribe", `stream:${requestId}`, () => resolve())));
       s.on("stream:event", (e) => {
         const sent = (e.body as { frameDetail: { auxInfo: { beginProcessTime: number } } }).frameDetail.auxInfo.beginProcessTime;
