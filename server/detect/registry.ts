@@ -26,7 +26,7 @@ export const IMG_TYPE_REGISTRY: Record<ImgType, Entry> = {
   QRCODE: { engine: "qrcode", note: "decoded QR → REVIEW ad:erweima, with qrContent" },
   ADVERT: { engine: "ocr", note: "lists ad_contact (URLs, phones, contact handles) and ad_words" },
   IMGTEXTRISK: { engine: "ocr", note: "lists prohibited_gambling, prohibited_drugs, prohibited_weapons, violence_terror" },
-  EROTIC: { engine: "nsfw", note: "porn / hentai → REJECT porn, suspected → REVIEW, sexy → REVIEW" },
+  EROTIC: { engine: "nsfw", note: "porn / hentai → REJECT porn, suspected → REVIEW, sexy → REVIEW (thresholds on the Policy page); only false positives were measurable offline: no labelled explicit images exist here, and no drawn or bundled image reached a threshold" },
   POLITY: { note: "supported when the politicians gallery is non-empty (face match); no model for political symbols or scenes" },
   VIOLENT: { note: "supported via the prohibited-image hash bank when the bank is non-empty; no weapons / gore / terror-scene classifier" },
 };

@@ -23,3 +23,22 @@ test("add an image to the hash bank from the Lists page, see it listed, remove i
   await bank.getByRole("button", { name: "remove" }).click();
   await expect(bank.getByTestId("list-entry")).toHaveCount(0);
 });
+
+test("add a keyword to an image-text list, see it listed, remove it; a non-English speech entry is refused", async ({ page }) => {
+  await page.goto("/lists");
+  const row = page.locator('[data-testid="keyword-list"][data-list="image/ad_words"]');
+  await row.getByRole("button", { name: /ad_words/ }).click();
+  const detail = page.locator('[data-testid="keyword-list-detail"][data-list="image/ad_words"]');
+  await detail.getByLabel("keyword").fill("E2E  Zorblax");
+  await detail.getByRole("button", { name: "Add keyword" }).click();
+  const added = detail.getByTestId("keyword-entry").filter({ hasText: "e2e zorblax" });
+  await expect(added).toHaveCount(1);
+  await detail.getByRole("button", { name: "remove e2e zorblax" }).click();
+  await expect(added).toHaveCount(0);
+
+  await page.locator('[data-testid="keyword-list"][data-list="speech/ad_words"]').getByRole("button", { name: /ad_words/ }).click();
+  const speech = page.locator('[data-testid="keyword-list-detail"][data-list="speech/ad_words"]');
+  await speech.getByLabel("keyword").fill("加微信");
+  await speech.getByRole("button", { name: "Add keyword" }).click();
+  await expect(speech.getByTestId("keyword-error")).toContainText("English words");
+});

@@ -12,3 +12,14 @@ test("capabilities carry the eval's measured scores for supported types, nothing
   assert.equal(polity.note, "no model");
   assert.match(ad.note ?? "", /precision/);
 });
+
+test("EROTIC, faces and objects say exactly what was measured: false positives only, or nothing", () => {
+  const [erotic, face, car] = withMeasuredScores([
+    { group: "imgType", type: "EROTIC", supported: true, engine: "nsfwjs" },
+    { group: "imgBusinessType", type: "FACEDETECTION", supported: true, engine: "human" },
+    { group: "imgBusinessType", type: "VEHICLE", supported: true, engine: "human" },
+  ]);
+  assert.match(erotic.note ?? "", /\d+ false positives on \d+ negatives; recall not measured: no labelled positives offline/);
+  assert.doesNotMatch(erotic.note ?? "", /precision/);
+  for (const c of [face, car]) assert.match(c.note ?? "", /not measured by npm run eval/);
+});
