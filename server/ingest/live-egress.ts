@@ -1,3 +1,4 @@
+import { isIPv4 } from "node:net";
 import { startEgressProxy, type EgressPolicy, type EgressProxy } from "../net/egress-proxy";
 import { liveInputKind } from "./live-args";
 import { checkUrl } from "./url-guard";
@@ -64,7 +65,9 @@ export async function guardLiveInput(url: string, egress: EgressPolicy | undefin
   const scheme = new URL(url).protocol;
   if (scheme === "rtmp:") {
     const target = await checkUrl(url, { protocols: ["rtmp"], ...egress });
-    return { url: withAddress(url, target.addresses[0]), inputArgs: ["-rtmp_tcurl", rtmpTcUrl(url)], env: undefined, proxy: null, close: noop };
+    // one literal for ffmpeg: IPv4 first (an ingest on 0.0.0.0, like "localhost" → ::1 would miss it)
+    const address = target.addresses.find((a) => isIPv4(a)) ?? target.addresses[0];
+    return { url: withAddress(url, address), inputArgs: ["-rtmp_tcurl", rtmpTcUrl(url)], env: undefined, proxy: null, close: noop };
   }
   await checkUrl(url, { protocols: ["http", "https", "rtmps"], ...egress });
   const proxy = await startEgressProxy(egress);

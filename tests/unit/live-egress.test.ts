@@ -27,6 +27,7 @@ test("buildLiveArgs puts the guard's input options right before -i", () => {
 test("guardLiveInput: rtmp pinned to the checked address with tcUrl naming the host; refused and exempt cases", async () => {
   setResolver(async (host) => {
     if (host === "cdn.test") return ["93.184.216.34"];
+    if (host === "dual.test") return ["2606:2800:220:1::1", "93.184.216.34"];
     if (host === "inside.test") return ["10.1.2.3"];
     throw new Error(`ENOTFOUND ${host}`);
   });
@@ -35,6 +36,7 @@ test("guardLiveInput: rtmp pinned to the checked address with tcUrl naming the h
     assert.equal(pinned.url, "rtmp://93.184.216.34/live/key");
     assert.deepEqual(pinned.inputArgs, ["-rtmp_tcurl", "rtmp://cdn.test:1935/live"]);
     assert.equal(pinned.proxy, null);
+    assert.equal((await guardLiveInput("rtmp://dual.test/live/key", { allowPrivate: false })).url, "rtmp://93.184.216.34/live/key", "IPv4 preferred for the one literal");
     await assert.rejects(guardLiveInput("rtmp://inside.test/live/key", { allowPrivate: false }), UrlRefusedError);
     await assert.rejects(guardLiveInput("http://inside.test/live.flv", { allowPrivate: false }), UrlRefusedError);
     const exempt = await guardLiveInput("rtmp://inside.test/live/key", { allowPrivate: false, allowedOrigins: ["rtmp://inside.test"] });
