@@ -19,10 +19,16 @@ export const ENGINE_DESCRIPTIONS: Record<EngineName, string> = {
   hash: "64-bit DCT pHash (sharp greyscale 32×32, sharp-phash bits) against the prohibited-image hash bank",
 };
 
-type Entry = { engine: EngineName; note?: string } | { engine?: undefined; note: string };
+/** One contract type in a registry table (frames here, audio in audio/registry.ts): its engine and note, or why none. */
+export type TypeEntry<E extends string> = { engine: E; note: string } | { engine?: undefined; note: string };
+
+/** The engine a table gives a type, or undefined (unknown type, or none). */
+export function engineIn<E extends string>(table: Readonly<Record<string, TypeEntry<E>>>, type: string): E | undefined {
+  return Object.prototype.hasOwnProperty.call(table, type) ? table[type].engine : undefined;
+}
 
 /** Engines that always answer an imgType. POLITY and VIOLENT depend on the gallery / hash bank: see planFrame. */
-export const IMG_TYPE_REGISTRY: Record<ImgType, Entry> = {
+export const IMG_TYPE_REGISTRY: Record<ImgType, TypeEntry<EngineName>> = {
   QRCODE: { engine: "qrcode", note: "decoded QR → REVIEW ad:erweima, with qrContent" },
   ADVERT: { engine: "ocr", note: "lists ad_contact (URLs, phones, contact handles) and ad_words" },
   IMGTEXTRISK: { engine: "ocr", note: "lists prohibited_gambling, prohibited_drugs, prohibited_weapons, violence_terror" },
@@ -33,7 +39,7 @@ export const IMG_TYPE_REGISTRY: Record<ImgType, Entry> = {
 
 /** The engine that always answers an imgType, or undefined (unknown type, or one that depends on gallery / bank). */
 export function engineForImgType(type: string): EngineName | undefined {
-  return Object.prototype.hasOwnProperty.call(IMG_TYPE_REGISTRY, type) ? IMG_TYPE_REGISTRY[type as ImgType].engine : undefined;
+  return engineIn(IMG_TYPE_REGISTRY, type);
 }
 
 const FACE_TYPES: Record<string, string> = {

@@ -1,13 +1,12 @@
 // Audio type → engine table (static; no model or process code here) and the capability list built from it.
 import { AUDIO_BUSINESS_TYPES, AUDIO_TYPES, AUDIOSTREAM_BUSINESS_TYPES, AUDIOSTREAM_TYPES } from "../../../lib/contract/taxonomy";
+import { engineIn, type TypeEntry } from "../registry";
 import type { Capability } from "../types";
 
 export type AudioEngine = "text" | "known" | "song";
 
-type Entry = { engine: AudioEngine; note: string } | { engine?: undefined; note: string };
-
 /** Measured on synthetic test voices and tunes (figures in server/detect/audio/README.md). */
-export const AUDIO_TYPE_REGISTRY: Record<string, Entry> = {
+export const AUDIO_TYPE_REGISTRY: Record<string, TypeEntry<AudioEngine>> = {
   ADVERT: { engine: "text", note: "lists ad_contact (app solicitation, websites, spoken phone numbers) and ad_words" },
   DIRTY: { engine: "text", note: "lists abuse (REJECT) and abuse_mild (REVIEW)" },
   EROTIC: { engine: "text", note: "list porn (explicit words only; moaning and other sounds are MOAN, unsupported)" },
@@ -60,5 +59,5 @@ export function audioCapabilityTable(status: EngineStatus): Capability[] {
 
 /** The engine a requested value needs, or undefined (unsupported or unknown). */
 export function engineForAudioType(type: string): AudioEngine | undefined {
-  return Object.prototype.hasOwnProperty.call(AUDIO_TYPE_REGISTRY, type) ? AUDIO_TYPE_REGISTRY[type].engine : undefined;
+  return engineIn(AUDIO_TYPE_REGISTRY, type);
 }
