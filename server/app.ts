@@ -9,6 +9,8 @@ import { openStore } from "./store/db";
 import { capabilityTable } from "./detect";
 import { startRtmpServer, type RtmpServer } from "./demo/rtmp-server";
 import { createDemo } from "./dashboard/demo";
+import { RetentionJob } from "./store/retention";
+import { createStatus } from "./dashboard/status";
 import { signingSecretFor } from "./callback/signer";
 
 export interface App {
@@ -85,8 +87,12 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     log,
   });
   engine?.ctx.events.on("file:progress", (e) => void dashboard.onFileProgress(e).catch((err) => log(`dashboard: ${err}`)));
-  setRegistry({ engine, dashboard, hub, demo });
+  // deletes results, frames and audio clips past RESULT_RETENTION_HOURS (README "Security → Retention")
+  const retention = new RetentionJob({ store, mediaRoot: `${config.dataDir}/media`, retentionHours: config.retentionHours, sweepMinutes: config.retentionSweepMinutes, log });
+  const status = createStatus({ store, dataDir: config.dataDir, retention, engine });
+  setRegistry({ engine, dashboard, hub, demo, status });
   await engine?.start();
+  retention.start();
 
   return {
     url: local,
@@ -94,6 +100,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     engine,
     server,
     async close() {
+      await retention.stop();
       await demo.stop();
       await rtmp?.close();
       await hub.close();

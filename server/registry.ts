@@ -5,6 +5,7 @@ import type { Dashboard } from "./dashboard";
 import type { Hub } from "./hub";
 import type { createDemo } from "./dashboard/demo";
 import type { AuthApi } from "./auth/api";
+import type { Status } from "./dashboard/status";
 
 export interface Registry {
   engine: Engine | null; // null when the dashboard drives a remote service
@@ -12,6 +13,8 @@ export interface Registry {
   hub: Hub;
   demo: ReturnType<typeof createDemo>;
   auth: AuthApi;
+  /** Status page: disk use, retention sweeps, queue depths */
+  status: Status;
 }
 
 const KEY = Symbol.for("moderation-platform.registry");

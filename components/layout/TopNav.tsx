@@ -14,6 +14,7 @@ const LINKS: Array<{ href: string; label: string; permission?: Permission }> = [
   { href: "/lists", label: "Lists" },
   { href: "/policy", label: "Policy" },
   { href: "/capabilities", label: "Capabilities" },
+  { href: "/status", label: "Status" },
   { href: "/users", label: "Users", permission: "users:manage" },
   { href: "/audit", label: "Audit", permission: "audit:view" },
 ];

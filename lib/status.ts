@@ -1,0 +1,46 @@
+/** The dashboard's Status page data (GET /api/status); shared by the server and the page. */
+
+export type DiskCategory = "frames" | "audioClips" | "database" | "referenceLists" | "other";
+
+export interface DiskUse {
+  dataDir: string;
+  /** bytes per category under DATA_DIR (database: the PGlite directory, or PostgreSQL's database size) */
+  bytes: Record<DiskCategory, number>;
+  totalBytes: number;
+  /** the database lives outside DATA_DIR (PostgreSQL): its size is not part of the volume below */
+  databaseExternal: boolean;
+  /** the volume holding DATA_DIR */
+  volume: { freeBytes: number; sizeBytes: number } | null;
+  measuredAt: string;
+}
+
+export interface SweepReport {
+  at: string;
+  durationMs: number;
+  tasks: number;
+  dashboardRecords: number;
+  mediaDirs: number;
+  bytes: number;
+  error?: string;
+}
+
+export interface RetentionStatus {
+  retentionHours: number;
+  sweepMinutes: number;
+  lastSweep: SweepReport | null;
+  nextSweepAt: string | null;
+}
+
+export interface QueueDepths {
+  filesWaiting: number;
+  filesProcessing: number;
+  streamsRunning: number;
+  callbacksPending: number;
+}
+
+export interface StatusReport {
+  disk: DiskUse;
+  retention: RetentionStatus;
+  /** null when the dashboard drives a remote service (no engine runs here) */
+  queues: QueueDepths | null;
+}
