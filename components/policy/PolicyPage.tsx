@@ -6,6 +6,8 @@ import ErrorNote from "@/components/ui/ErrorNote";
 import Panel from "@/components/ui/Panel";
 import type { PolicyRule } from "@/lib/dashboard-api";
 import PolicyRow from "./PolicyRow";
+import { useCan } from "@/components/auth/UserContext";
+import ReadOnlyNote from "@/components/auth/ReadOnlyNote";
 
 const POLICY_KEY = ["policy"] as const;
 
@@ -21,6 +23,7 @@ const DETECTOR_TITLES: Record<string, string> = {
 /** Run-time thresholds → PASS / REVIEW / REJECT, per detector and label; changes apply to the next frame or segment. */
 export default function PolicyPage() {
   const client = useQueryClient();
+  const canEdit = useCan("policy:edit");
   const q = useQuery({ queryKey: POLICY_KEY, queryFn: ({ signal }) => apiJson<{ rules: PolicyRule[] }>("/api/policy", { signal }) });
   const refresh = () => client.invalidateQueries({ queryKey: POLICY_KEY });
   if (q.error) return <ErrorNote error={q.error} prefix="Policy" testId="policy-load-error" />;
@@ -37,7 +40,7 @@ export default function PolicyPage() {
     <div className="space-y-4" data-testid="policy-page">
       <div className="flex items-center justify-between">
         <h1 className="text-lg font-semibold">Policy</h1>
-        {overridden > 0 && (
+        {canEdit && overridden > 0 && (
           <button type="button" onClick={() => void resetAll()} className="text-xs text-sky-300 hover:underline">
             Reset all {overridden} override(s)
           </button>
@@ -47,6 +50,8 @@ export default function PolicyPage() {
         A hit needs its score at the <em>review</em> threshold (it then takes the detector&apos;s own level: REVIEW, or REJECT for lists and entries marked so);
         at the <em>reject</em> threshold it is REJECT. An empty field switches that band off; a disabled label never fires. Changes apply to the next frame or segment, without a restart.
       </p>
+      {!canEdit && <ReadOnlyNote what="thresholds" />}
+      <fieldset disabled={!canEdit} className="contents">
       {[...groups].map(([detector, rules]) => (
         <Panel key={detector} title={DETECTOR_TITLES[detector] ?? detector}>
           <table className="w-full text-sm" data-testid="policy-table" data-detector={detector}>
@@ -64,6 +69,7 @@ export default function PolicyPage() {
           </table>
         </Panel>
       ))}
+      </fieldset>
     </div>
   );
 }
