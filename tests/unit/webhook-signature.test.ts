@@ -68,5 +68,5 @@ test("CALLBACK_SIGNING_SECRETS: accessKey=secret pairs, secret may hold '=', mal
   assert.deepEqual(parseSigningSecrets("key1=secret1, key2=whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw,key3=a=b"), { key1: "secret1", key2: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", key3: "a=b" });
   assert.deepEqual(parseSigningSecrets(undefined), {});
   assert.deepEqual(parseSigningSecrets(""), {});
-  for (const bad of ["key1", "=secret", "key1=", "key1=whsec_!!"]) assert.throws(() => parseSigningSecrets(bad), undefined, bad);
+  for (const bad of ["key1", "=secret", "key1=", "key1=whsec_!!"]) assert.throws(() => parseSigningSecrets(bad), Error, bad);
 });
