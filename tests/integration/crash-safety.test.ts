@@ -128,6 +128,21 @@ for (const backend of backends) {
 
     server = await startChildServer({ dataDir, env });
     const live = server;
+    // (b) first: its retry schedule keeps running while the others are checked
+
+    test("(b) a callback that was failing at the kill is retried after the restart and delivered once the receiver answers 200", async () => {
+      // retries resume after the restart (still failing) …
+      await rxRetry.until((r) => r.length > retryFailuresBefore, 30_000);
+      failing.length = 0; // … then the receiver recovers
+      const all = await rxRetry.until((r) => r.some((x) => x.status === 200), 60_000);
+      const ok = all.find((x) => x.status === 200)!;
+      assert.equal((ok.body as Json).requestId, retryId);
+      assert.equal((ok.body as Json).code, 1100);
+      // every attempt, before and after the kill, is the same delivery: same webhook-id, same body
+      assert.equal(distinct(all).length, 1);
+      assert.ok(all.every((x) => webhookId(x) === webhookId(ok)));
+      assert.ok(all.filter((x) => x.status === 500).length >= 2);
+    });
 
     test("(a) a file killed mid-processing finishes after the restart; its result is delivered and queryable", async () => {
       const [cb] = await rxFile.until((r) => r.length >= 1, 60_000);
@@ -145,20 +160,6 @@ for (const backend of backends) {
         body.frameDetail.map((f: Json) => f.imgUrl),
       );
       assert.equal(distinct(rxFile.received).length, 1, "one result, one delivery id");
-    });
-
-    test("(b) a callback that was failing at the kill is retried after the restart and delivered once the receiver answers 200", async () => {
-      // retries resume after the restart (still failing) …
-      await rxRetry.until((r) => r.length > retryFailuresBefore, 30_000);
-      failing.length = 0; // … then the receiver recovers
-      const all = await rxRetry.until((r) => r.some((x) => x.status === 200), 60_000);
-      const ok = all.find((x) => x.status === 200)!;
-      assert.equal((ok.body as Json).requestId, retryId);
-      assert.equal((ok.body as Json).code, 1100);
-      // every attempt, before and after the kill, is the same delivery: same webhook-id, same body
-      assert.equal(distinct(all).length, 1);
-      assert.ok(all.every((x) => webhookId(x) === webhookId(ok)));
-      assert.ok(all.filter((x) => x.status === 500).length >= 2);
     });
 
     if (src && streamId) {
