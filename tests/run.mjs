@@ -37,13 +37,13 @@ function run(cmd, args, extraEnv = {}) {
 
 ensureDebianPackages();
 fs.mkdirSync(".test-results", { recursive: true });
-const only = process.argv[2]; // optional: unit | integration | e2e
+const only = process.argv[2]; // optional: unit | integration | fuzz | e2e
 let failed = 0;
 const counts = { passed: 0, failed: 0, skipped: 0 };
 
-if (!only || only === "unit" || only === "integration") {
+if (!only || only === "unit" || only === "integration" || only === "fuzz") {
   // Node 20's --test takes no globs: list the files
-  const dirs = only === "unit" ? ["tests/unit"] : only === "integration" ? ["tests/integration"] : ["tests/unit", "tests/integration"];
+  const dirs = only ? [`tests/${only}`] : ["tests/unit", "tests/integration", "tests/fuzz"];
   const globs = dirs.flatMap((d) => fs.readdirSync(d, { recursive: true }).filter((f) => String(f).endsWith(".test.ts")).sort().map((f) => `${d}/${f}`));
   // --test-force-exit ends the runner before a file reporter flushes: read the summary from the spec output we relay
   let out = "";

@@ -4,6 +4,7 @@ import type { RiskLevel } from "../../lib/dashboard-api";
 import type { FileProgressEvent } from "../../lib/events";
 import { VideoFileCallback } from "../../lib/contract/video";
 import { describeZodError } from "../../lib/contract/errors";
+import { unstorable } from "../../lib/contract/storable";
 import { verifyWebhook, type HeaderSource } from "../callback/signature";
 import type { Db } from "../store/db";
 import { dashboardFiles, receivedCallbacks } from "../store/schema";
@@ -16,6 +17,8 @@ export function parseCallback(schema: z.ZodType, raw: string): { ok: true; json:
   } catch {
     return { ok: false, answer: { status: 400, body: { ok: false, error: "malformed JSON" } } };
   }
+  const unfit = unstorable(json); // e.g. a NUL character, which the store would refuse with an error
+  if (unfit) return { ok: false, answer: { status: 400, body: { ok: false, error: unfit } } };
   const parsed = schema.safeParse(json);
   if (!parsed.success) return { ok: false, answer: { status: 400, body: { ok: false, error: describeZodError(parsed.error) } } };
   return { ok: true, json, data: parsed.data };

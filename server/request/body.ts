@@ -59,3 +59,6 @@ function parse(buf: Buffer): unknown {
     throw new BodyError("malformed JSON");
   }
 }
+
+
+export { unstorable, MAX_BODY_DEPTH } from "../../lib/contract/storable";

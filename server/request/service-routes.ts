@@ -13,7 +13,7 @@ import { ApiError, invalid, noPermission } from "../task/errors";
 import { newRequestId } from "../task/ids";
 import { queryVideoFile, submitVideoFile, type VideoFileRequest as VideoFileTaskRequest } from "../task/video-file";
 import { RateLimiter } from "../service/rate-limit";
-import { BodyError, readJson } from "./body";
+import { BodyError, readJson, unstorable } from "./body";
 
 type Verb<S extends z.ZodType> = (engine: Engine, input: z.output<S>, keyId: string, baseUrl: string) => Promise<object>;
 
@@ -124,6 +124,8 @@ async function answer(engine: Engine, r: Route | undefined, req: http.IncomingMe
       throw noPermission();
     }
     if (!perKey.take(keyId)) throw qpsLimit(`more than ${perKey.perMinute} requests a minute for this accessKey`, perKey.retryAfterSec(keyId));
+    const refused = unstorable(raw);
+    if (refused) throw invalid(refused);
     const parsed = r.schema.safeParse(raw);
     if (!parsed.success) throw invalid(describeZodError(parsed.error).replace(/^invalid parameter\s*/i, ""));
     send(res, 200, await r.verb(engine, parsed.data, keyId, baseUrlOf(engine, req)));
