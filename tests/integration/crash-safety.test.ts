@@ -80,13 +80,14 @@ for (const backend of backends) {
     const failing = Array.from({ length: 10_000 }, () => 500);
     const rxRetry = await startReceiver(failing);
     const rxStream = await startReceiver();
+    const rxClosed = await startReceiver();
     const longFile = await makeVideo({ name: "crash-long", durationSec: 60, width: 480, height: 270, fps: 5, audio: "none" });
     const shortFile = await makeVideo({ name: "crash-short", durationSec: 3, width: 320, height: 240, fps: 10, audio: "none" });
     const src = backend.stream ? await startRtmpSource({ name: "crash-live", audio: "none" }) : null;
     let server: ChildServer | null = await startChildServer({ dataDir, env });
     after(async () => {
       await server?.stop();
-      await Promise.all([web.close(), rxFile.close(), rxRetry.close(), rxStream.close(), src?.close()]);
+      await Promise.all([web.close(), rxFile.close(), rxRetry.close(), rxStream.close(), rxClosed.close(), src?.close()]);
       await pg?.drop().catch(() => undefined);
       await fs.rm(dataDir, { recursive: true, force: true });
     });
@@ -99,14 +100,21 @@ for (const backend of backends) {
       ? await server.post("/videostream/v4", { accessKey: TEST_KEY, appId: "crash", eventId: "live", imgType: "QRCODE", audioType: "NONE", imgCallback: rxStream.url, data: { streamType: "NORMAL", url: src.rtmpUrl, tokenId: "u1", detectFrequency: 1, returnAllImg: 1, returnFinishInfo: 1 } })
       : null;
     if (streamAck) assert.equal(streamAck.code, 1100, JSON.stringify(streamAck));
+    // (d) a second stream (the same source over HTTP-FLV), to be closed while the server restarts
+    const closedAck = src
+      ? await server.post("/videostream/v4", { accessKey: TEST_KEY, appId: "crash", eventId: "live", imgType: "QRCODE", audioType: "NONE", imgCallback: rxClosed.url, data: { streamType: "NORMAL", url: src.flvUrl, tokenId: "u2", detectFrequency: 1, returnAllImg: 1, returnFinishInfo: 1 } })
+      : null;
+    if (closedAck) assert.equal(closedAck.code, 1100, JSON.stringify(closedAck));
     await rxRetry.until((r) => r.length >= 2, 60_000);
     if (src) await rxStream.until((r) => r.filter(isFrame).length >= 2, 60_000);
+    if (src) await rxClosed.until((r) => r.some(isFrame), 60_000);
     // (a) a file long enough (60 frames) to be killed in the middle of its processing
     const fileAck = await server.post("/video/v4", fileRequest("crash-long", `${web.url}/${path.basename(longFile)}`, rxFile.url));
     assert.equal(fileAck.code, 1100, JSON.stringify(fileAck));
     const fileId = fileAck.requestId as string;
     const retryId = retryAck.requestId as string;
     const streamId = streamAck?.requestId as string | undefined;
+    const closedId = closedAck?.requestId as string | undefined;
     // the long file is under way: frames are on disk, no result yet
     await waitFor(async () => (await fs.readdir(path.join(dataDir, "media", fileId)).catch(() => [])).filter((f) => f.endsWith(".jpg")).length >= 3, 60_000, 50);
     assert.equal(rxFile.received.length, 0, `killed before the long file finished: ${JSON.stringify(rxFile.received[0]?.body ?? null).slice(0, 300)}`);
@@ -124,9 +132,23 @@ for (const backend of backends) {
       assert.equal(pending[0].status, "pending");
       assert.ok(pending[0].attemptCount >= 1);
       if (streamId) assert.equal(before.tasks.get(streamId)?.status, "running");
+      if (closedId) assert.equal(before.tasks.get(closedId)?.status, "running");
     });
 
-    server = await startChildServer({ dataDir, env });
+    const restarting = startChildServer({ dataDir, env });
+    // (d) Close sent as soon as the restarted server accepts connections: it listens before it has loaded its
+    // models and resumed its tasks, so this Close usually reaches a stream this process does not run yet
+    const closedDuringRestart = closedId
+      ? await waitFor(
+          () =>
+            fetch(`http://127.0.0.1:${env.PORT}/finish_videostream/v4`, { method: "POST", body: JSON.stringify({ accessKey: TEST_KEY, requestId: closedId }) })
+              .then((r) => r.json() as Promise<Json>)
+              .catch(() => null),
+          90_000,
+          20,
+        )
+      : null;
+    server = await restarting;
     const live = server;
     // (b) first: its retry schedule keeps running while the others are checked
 
@@ -174,27 +196,45 @@ for (const backend of backends) {
         assert.equal(end.pullStreamSuccess, true);
         assert.equal(end.auxInfo.errorCode, undefined, "Close, not a pull failure");
 
-        await live.stop(); // nothing can be sent after this; the outbox then tells what was ever queued
-        const after = await inspect(dataDir, databaseUrl);
-        const rows = after.outbox.filter((d) => d.requestId === streamId);
-        assert.equal(after.tasks.get(streamId)?.status, "ended");
-        assert.equal(after.tasks.get(streamId)?.state?.endReason, "closed");
-        const endRows = rows.filter((d) => (JSON.parse(d.body) as Json).statCode === 1);
-        assert.equal(endRows.length, 1, "one stream-end");
-        assert.equal(rows.at(-1)!.id, endRows[0].id, "the stream-end was the last thing queued for the stream");
-        assert.ok(rows.every((d) => d.status === "delivered"), "every frame result and the stream-end were delivered");
-
         // frames: one delivery per index, ids strictly increasing in arrival order, across the restart
         const frames = distinct(rxStream.received).filter(isFrame);
         const indexes = frames.map(frameIndex);
         assert.equal(new Set(indexes).size, indexes.length, `no frame index was reused after the restart: ${indexes.join(",")}`);
         assert.deepEqual([...indexes].sort((a, b) => a - b), indexes, "frame ids only grow");
         assert.ok(indexes.some((i) => i > maxBefore), "frames arrived after the restart");
-        // whatever was received is what was queued (no delivery lost, none invented)
-        assert.deepEqual(new Set(distinct(rxStream.received).map(webhookId)), new Set(rows.map((d) => d.id)));
-        // and every task accepted before the kill is settled
-        for (const id of [fileId, retryId]) assert.ok(after.outbox.filter((d) => d.requestId === id).every((d) => d.status === "delivered"), id);
       });
+
+      test("(d) a Close that arrives while the server restarts ends the stream with its stream-end; it is not resumed", async (t) => {
+        assert.equal(closedDuringRestart?.code, 1100, JSON.stringify(closedDuringRestart));
+        const all = await rxClosed.until((r) => r.some(isEnd), 30_000);
+        const end = all.find(isEnd)!.body as Json;
+        assert.equal(end.requestId, closedId);
+        assert.equal(end.pullStreamSuccess, true);
+        assert.equal(end.auxInfo.errorCode, undefined);
+        t.diagnostic(/resumed 2 live stream/.test(live.output()) ? "the Close came after resume()" : "the Close came before resume() (the stream was ended without being resumed)");
+      });
+
     }
+
+    test("every request accepted before the kill is settled and delivered; nothing is queued after a stream-end", async () => {
+      await live.stop(); // nothing can be sent after this; the outbox then tells what was ever queued
+      const after = await inspect(dataDir, databaseUrl);
+      for (const id of [fileId, retryId]) {
+        assert.equal(after.tasks.get(id)?.status, "done", id);
+        assert.ok(after.outbox.filter((d) => d.requestId === id).every((d) => d.status === "delivered"), id);
+      }
+      if (!streamId || !closedId) return;
+      for (const [id, rx] of [[streamId, rxStream], [closedId, rxClosed]] as const) {
+        const rows = after.outbox.filter((d) => d.requestId === id);
+        assert.equal(after.tasks.get(id)?.status, "ended");
+        assert.equal(after.tasks.get(id)?.state?.endReason, "closed");
+        const endRows = rows.filter((d) => (JSON.parse(d.body) as Json).statCode === 1);
+        assert.equal(endRows.length, 1, "one stream-end");
+        assert.equal(rows.at(-1)!.id, endRows[0].id, "the stream-end was the last thing queued for the stream");
+        assert.ok(rows.every((d) => d.status === "delivered"), "every frame result and the stream-end were delivered");
+        // whatever was received is what was queued (no delivery lost, none invented)
+        assert.deepEqual(new Set(distinct(rx.received).map(webhookId)), new Set(rows.map((d) => d.id)));
+      }
+    });
   });
 }
