@@ -9,9 +9,14 @@ import { openStore } from "./store/db";
 import { capabilityTable } from "./detect";
 import { startRtmpServer, type RtmpServer } from "./demo/rtmp-server";
 import { createDemo } from "./dashboard/demo";
+import { signingSecretFor } from "./callback/signer";
+import { createAuth } from "./auth";
+import { createAuthApi } from "./auth/api";
+import { parseCookies } from "./auth/cookies";
+import { gate, type GateOptions } from "./auth/gate";
+import { SESSION_COOKIE } from "../lib/roles";
 import { RetentionJob } from "./store/retention";
 import { createStatus } from "./dashboard/status";
-import { signingSecretFor } from "./callback/signer";
 
 export interface App {
   url: string;
@@ -33,6 +38,16 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   const engine = remote ? null : await createEngine(config, { log: (m) => log(`[engine] ${m}`) });
   const store = engine?.ctx.store ?? (await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
 
+  const auth = await createAuth({ store, dataDir: config.dataDir, sessionSecret: config.sessionSecret, sessionTtlHours: config.sessionTtlHours, initialPassword: config.supervisorInitialPassword, log });
+  if (opts.withNext) await auth.bootstrap();
+  const gateOptions: GateOptions = {
+    auth,
+    dev: config.dev,
+    trustProxy: config.trustProxy,
+    publicBaseUrl: config.publicBaseUrl,
+    mediaOrigins: config.serviceBaseUrl ? [new URL(config.serviceBaseUrl).origin] : [],
+  };
+
   let nextHandler: NextHandler | null = null;
   let closeNext: (() => Promise<void>) | null = null;
   if (opts.withNext) {
@@ -46,10 +61,20 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   // slow-loris: a client must send its headers within 15 s and a whole request within 60 s (README "Security → Limits")
   const server = http.createServer({ headersTimeout: 15_000, requestTimeout: 60_000, connectionsCheckingInterval: 5_000 }, (req, res) => {
     if (engine?.handle(req, res)) return;
-    if (nextHandler) return void nextHandler(req, res);
+    if (nextHandler) return void dashboard(nextHandler, req, res);
     res.writeHead(404, { "content-type": "text/plain" }).end("not found");
   });
-  const hub = createHub(server);
+  // the dashboard (pages, its API, the callback receivers) sits behind the sign-in gate (server/auth/gate.ts)
+  function dashboard(next: NextHandler, req: http.IncomingMessage, res: http.ServerResponse) {
+    gate(gateOptions, req, res)
+      .then((answered) => (answered ? undefined : next(req, res)))
+      .catch((err: Error) => {
+        log(`dashboard gate: ${err.stack ?? err}`);
+        if (!res.headersSent) res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ error: "dashboard unavailable, try again" }));
+      });
+  }
+  // live updates only for signed-in dashboard users; without the dashboard nobody may subscribe
+  const hub = createHub(server, async (req) => opts.withNext && (await auth.session(parseCookies(req.headers.cookie).get(SESSION_COOKIE))) !== null);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const port = (server.address() as AddressInfo).port;
   const local = `http://127.0.0.1:${port}`;
@@ -65,7 +90,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     log(`> RTMP ingest on rtmp://localhost:${rtmp.rtmpPort}/live/<key> (HTTP-FLV on :${rtmp.httpPort})`);
   }
   const capabilities = () => engine?.ctx.capabilities() ?? capabilityTable();
-  const dashboard = createDashboard({
+  const dashboardApi = createDashboard({
     store,
     serviceBaseUrl: config.serviceBaseUrl ?? local,
     accessKey: config.serviceAccessKey ?? engine?.keys[0] ?? "",
@@ -83,14 +108,14 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     rtmp,
     publicHost: config.publicBaseUrl ? new URL(config.publicBaseUrl).hostname : null,
     supportedImgTypes: () => capabilities().filter((c) => c.group === "imgType" && c.supported).map((c) => c.type),
-    startStream: (input) => dashboard.streams.start(input),
+    startStream: (input) => dashboardApi.streams.start(input),
     log,
   });
-  engine?.ctx.events.on("file:progress", (e) => void dashboard.onFileProgress(e).catch((err) => log(`dashboard: ${err}`)));
+  engine?.ctx.events.on("file:progress", (e) => void dashboardApi.onFileProgress(e).catch((err) => log(`dashboard: ${err}`)));
   // deletes results, frames and audio clips past RESULT_RETENTION_HOURS (README "Security → Retention")
   const retention = new RetentionJob({ store, mediaRoot: `${config.dataDir}/media`, retentionHours: config.retentionHours, sweepMinutes: config.retentionSweepMinutes, log });
   const status = createStatus({ store, dataDir: config.dataDir, retention, engine });
-  setRegistry({ engine, dashboard, hub, demo, status });
+  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth), status });
   await engine?.start();
   retention.start();
 

@@ -47,6 +47,12 @@ export interface Config {
   callbackQueueMaxTotal: number;
   /** OpenAI-compatible speech-to-text endpoint (…/audio/transcriptions); null = offline pocketsphinx */
   transcribe: { baseUrl: string; apiKey?: string; model?: string } | null;
+  /** dashboard sign-in: cookie signing key (null → generated in DATA_DIR), session lifetime, first supervisor's password */
+  sessionSecret: string | null;
+  sessionTtlHours: number;
+  supervisorInitialPassword: string | null;
+  /** behind a reverse proxy: take the client address from X-Forwarded-For and https from X-Forwarded-Proto */
+  trustProxy: boolean;
   dev: boolean;
 }
 
@@ -103,6 +109,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     callbackQueueMax: Math.floor(num("CALLBACK_QUEUE_MAX", 10_000, env)),
     callbackQueueMaxTotal: Math.floor(num("CALLBACK_QUEUE_MAX_TOTAL", 50_000, env)),
     transcribe: env.TRANSCRIBE_BASE_URL ? { baseUrl: env.TRANSCRIBE_BASE_URL.replace(/\/+$/, ""), apiKey: env.TRANSCRIBE_API_KEY || undefined, model: env.TRANSCRIBE_MODEL || undefined } : null,
+    sessionSecret: env.SESSION_SECRET || null,
+    sessionTtlHours: num("SESSION_TTL_HOURS", 12, env),
+    supervisorInitialPassword: env.SUPERVISOR_INITIAL_PASSWORD || null,
+    trustProxy: env.TRUST_PROXY === "1",
     dev: env.NODE_ENV !== "production",
   };
 }

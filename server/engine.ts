@@ -17,6 +17,7 @@ import { FileRunner } from "./task/file-runner";
 import { StreamRunner } from "./task/stream-runner";
 import { createLists, type Lists } from "./dashboard/lists";
 import { checkCallbackTarget } from "./task/url-policy";
+import { redactSecrets } from "./service/redact";
 
 export interface Engine {
   ctx: EngineContext;
@@ -46,7 +47,8 @@ export interface EngineOptions {
 
 /** The moderation engine (request → task → ingest → detect → callback), independent of Next. */
 export async function createEngine(config: Config, opts: EngineOptions = {}): Promise<Engine> {
-  const log = opts.log ?? ((m: string) => console.log(`[engine] ${m}`));
+  const sink = opts.log ?? ((m: string) => console.log(`[engine] ${m}`));
+  const log = (m: string) => sink(redactSecrets(m));
   await fs.mkdir(config.dataDir, { recursive: true });
   const mediaRoot = path.join(config.dataDir, "media");
   await fs.mkdir(mediaRoot, { recursive: true });
@@ -55,12 +57,14 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
   const media = new MediaUrls(await dataDirSecret(config.dataDir, "media-url"), mediaRoot);
   const detect =
     opts.detect ??
-    createDetectPool({ workers: config.detectWorkers, dataDir: config.dataDir, galleryDir: path.join(config.dataDir, "face-gallery"), hashBankDir: path.join(config.dataDir, "hash-bank") });
+    createDetectPool({ workers: config.detectWorkers, dataDir: config.dataDir, galleryDir: path.join(config.dataDir, "face-gallery"), hashBankDir: path.join(config.dataDir, "hash-bank"), keywordsDir: path.join(config.dataDir, "keyword-lists"), policyDir: path.join(config.dataDir, "policy") });
   const audio =
     opts.audio ??
     createAudioDetector({
       dataDir: path.join(config.dataDir, "audio"),
       references: fileReferenceTracks(path.join(config.dataDir, "audio-references")),
+      keywordsDir: path.join(config.dataDir, "keyword-lists"),
+      policyDir: path.join(config.dataDir, "policy"),
       transcriber: config.transcribe ? { kind: "openai", ...config.transcribe } : { kind: "pocketsphinx" },
     });
   let audioDown: string | null = null;

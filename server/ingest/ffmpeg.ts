@@ -15,6 +15,7 @@ export const PROBE_LIMITS: readonly string[] = ["-probesize", "10000000", "-anal
 
 /** Input option making the decoder refuse pictures larger than `maxPixels` (w × h), e.g. a 20000×20000 frame. */
 export const decodeLimits = (maxPixels?: number): string[] => (maxPixels && maxPixels > 0 ? ["-max_pixels", String(Math.min(2 ** 31 - 1, Math.floor(maxPixels)))] : []);
+
 // Per scheme family: only what that family needs, so a playlist cannot pivot to file: or another scheme
 // (httpproxy: rtmps tunnels its TLS through the egress guard's proxy, server/ingest/live-egress.ts).
 const NETWORK_PROTOCOLS: Record<string, string> = {
