@@ -3,6 +3,7 @@ import { can, CSRF_COOKIE, CSRF_HEADER, IDENTITY_HEADERS, SESSION_COOKIE, type S
 import { accessRule, isSafeMethod } from "./access";
 import { parseCookies, serializeCookie } from "./cookies";
 import { applySecurityHeaders } from "./headers";
+import { clientIp } from "../service/client-ip";
 import type { Auth, SessionInfo } from "./index";
 
 
@@ -14,14 +15,6 @@ export interface GateOptions {
   publicBaseUrl: string | null;
   /** where frame images and audio clips come from (a remote service), for the CSP */
   mediaOrigins: string[];
-}
-
-export function clientIp(req: http.IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const fwd = String(req.headers["x-forwarded-for"] ?? "").split(",")[0].trim();
-    if (fwd) return fwd;
-  }
-  return req.socket.remoteAddress ?? "unknown";
 }
 
 function isHttps(req: http.IncomingMessage, o: GateOptions): boolean {

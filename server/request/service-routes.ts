@@ -14,6 +14,7 @@ import { newRequestId } from "../task/ids";
 import { queryVideoFile, submitVideoFile, type VideoFileRequest as VideoFileTaskRequest } from "../task/video-file";
 import { RateLimiter } from "../service/rate-limit";
 import { BodyError, readJson, unstorable } from "./body";
+import { clientIp } from "../service/client-ip";
 
 type Verb<S extends z.ZodType> = (engine: Engine, input: z.output<S>, keyId: string, baseUrl: string) => Promise<object>;
 
@@ -102,7 +103,7 @@ async function answer(engine: Engine, r: Route | undefined, req: http.IncomingMe
   try {
     if (!r) throw new ApiError(Code.SERVICE_FAILURE, `${codeMessage(Code.SERVICE_FAILURE)}: this endpoint is not available in this build`);
     const { perKey, authFails } = limitersOf(engine);
-    const address = req.socket.remoteAddress ?? "unknown";
+    const address = clientIp(req, engine.ctx.config.trustProxy);
     if (authFails.exhausted(address)) {
       unread = true;
       throw qpsLimit(`too many requests with an unknown accessKey from this address`, authFails.retryAfterSec(address));
