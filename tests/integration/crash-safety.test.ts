@@ -11,7 +11,8 @@ import { after, describe, test } from "node:test";
 import { asc } from "drizzle-orm";
 import { openStore } from "../../server/store/db";
 import { deliveries, tasks } from "../../server/store/schema";
-import { TEST_KEY } from "../support/app";
+import { initialStreamState } from "../../server/task/stream-task";
+import { startTestService, TEST_KEY } from "../support/app";
 import { freePort, startChildServer, type ChildServer } from "../support/child-server";
 import { startRtmpSource } from "../support/live-sources";
 import { makeVideo, mediaDir, startStaticServer } from "../support/media";
@@ -238,3 +239,57 @@ for (const backend of backends) {
     });
   });
 }
+
+test("a stream whose end a crash interrupted: the restart completes the end without pulling, queuing only the stream-ends not yet queued", async () => {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "crash-end-"));
+  const rx = await startReceiver();
+  // the store as a crash left it: two tasks still "running" whose end reason was already stored;
+  // for "queued" the stream-end was in the outbox too, for "unqueued" not yet
+  const store = await openStore({ dataDir });
+  const at = new Date();
+  for (const id of ["queued", "unqueued"]) {
+    await store.db.insert(tasks).values({
+      requestId: id,
+      kind: "videostream",
+      keyId: "k",
+      appId: "crash",
+      eventId: "live",
+      status: "running",
+      // a source nobody serves: a pull would fail and end the task a second time, with errorCode 3001
+      request: { imgType: "QRCODE", audioType: "NONE", imgCallback: `${rx.url}?task=${id}`, data: { streamType: "NORMAL", url: "rtmp://127.0.0.1:9/live/none", returnFinishInfo: 1 } },
+      progress: { framesDone: 0, framesTotal: 0, segmentsDone: 0, segmentsTotal: 0 },
+      baseUrl: "http://127.0.0.1",
+      identity: `NORMAL:${id}`,
+      state: { ...initialStreamState(), nextFrameIndex: 7, gotFrame: true, streamTimeSec: 6, endReason: "closed" },
+      createdAt: at,
+      updatedAt: at,
+      expiresAt: new Date(at.getTime() + 3600_000),
+    });
+  }
+  const preBody = JSON.stringify({ code: 1100, message: "ok", requestId: "queued", statCode: 1, contentType: 1, riskLevel: "PASS", pullStreamSuccess: true, auxInfo: { streamTime: 6 } });
+  await store.db.insert(deliveries).values({ id: "msg_before_crash", requestId: "queued", seq: 1, url: `${rx.url}?task=queued`, body: preBody, schedule: "videostream", status: "pending", attemptCount: 0, nextAttemptAt: at, createdAt: at, updatedAt: at });
+  await store.close();
+
+  const svc = await startTestService({ dataDir });
+  try {
+    const db = svc.engine!.ctx.store.db;
+    await waitFor(async () => {
+      const rows = await db.select().from(tasks);
+      const outbox = await db.select().from(deliveries);
+      return rows.every((r) => r.status === "ended") && outbox.length === 2 && outbox.every((d) => d.status === "delivered");
+    }, 30_000);
+    const ends = distinct(rx.received);
+    assert.equal(ends.length, 2, "one stream-end per task, no second one");
+    assert.ok(ends.every(isEnd), "no frame: nothing was pulled");
+    const byTask = new Map(ends.map((r) => [r.body.requestId, r]));
+    assert.equal(webhookId(byTask.get("queued")!), "msg_before_crash", "the stream-end queued before the crash is the one delivered");
+    const fresh = byTask.get("unqueued")!.body as Json;
+    assert.equal(fresh.auxInfo.errorCode, undefined, "the stored reason (closed), not a pull failure");
+    assert.equal(fresh.pullStreamSuccess, true);
+    assert.equal(fresh.auxInfo.streamTime, 6);
+  } finally {
+    await svc.close();
+    await rx.close();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+});
