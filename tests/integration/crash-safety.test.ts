@@ -240,7 +240,7 @@ for (const backend of backends) {
   });
 }
 
-test("a stream whose end a crash interrupted: the restart completes the end without pulling, queuing only the stream-ends not yet queued", async () => {
+test("interrupted ends: a stream's end is completed at restart without pulling (only the stream-ends not yet queued); a file result stored without its callback gets it queued", async () => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "crash-end-"));
   const rx = await startReceiver();
   // the store as a crash left it: two tasks still "running" whose end reason was already stored;
@@ -267,6 +267,9 @@ test("a stream whose end a crash interrupted: the restart completes the end with
     });
   }
   const preBody = JSON.stringify({ code: 1100, message: "ok", requestId: "queued", statCode: 1, contentType: 1, riskLevel: "PASS", pullStreamSuccess: true, auxInfo: { streamTime: 6 } });
+  // a file whose result was stored just before the crash, its callback not yet queued
+  const stored = { code: 1100, message: "ok", requestId: "lost-cb", btId: "lost", riskLevel: "PASS", frameDetail: [] };
+  await store.db.insert(tasks).values({ requestId: "lost-cb", kind: "video", keyId: "k", appId: "crash", eventId: "video", btId: "lost", status: "done", request: { callback: `${rx.url}?task=lost-cb`, data: { btId: "lost" } }, result: stored, resultCode: 1100, progress: { framesDone: 0, framesTotal: 0, segmentsDone: 0, segmentsTotal: 0 }, baseUrl: "http://127.0.0.1", runCount: 1, createdAt: at, updatedAt: at, expiresAt: new Date(at.getTime() + 3600_000) });
   await store.db.insert(deliveries).values({ id: "msg_before_crash", requestId: "queued", seq: 1, url: `${rx.url}?task=queued`, body: preBody, schedule: "videostream", status: "pending", attemptCount: 0, nextAttemptAt: at, createdAt: at, updatedAt: at });
   await store.close();
 
@@ -276,9 +279,12 @@ test("a stream whose end a crash interrupted: the restart completes the end with
     await waitFor(async () => {
       const rows = await db.select().from(tasks);
       const outbox = await db.select().from(deliveries);
-      return rows.every((r) => r.status === "ended") && outbox.length === 2 && outbox.every((d) => d.status === "delivered");
+      return rows.every((r) => r.status === "ended" || r.status === "done") && outbox.length === 3 && outbox.every((d) => d.status === "delivered");
     }, 30_000);
-    const ends = distinct(rx.received);
+    const file = distinct(rx.received).filter((r) => r.body.requestId === "lost-cb");
+    assert.equal(file.length, 1);
+    assert.deepEqual(file[0].body, stored, "the callback carries the stored result, as Query does");
+    const ends = distinct(rx.received).filter((r) => r.body.requestId !== "lost-cb");
     assert.equal(ends.length, 2, "one stream-end per task, no second one");
     assert.ok(ends.every(isEnd), "no frame: nothing was pulled");
     const byTask = new Map(ends.map((r) => [r.body.requestId, r]));
