@@ -43,12 +43,13 @@ const counts = { passed: 0, failed: 0, skipped: 0 };
 
 if (!only || only === "unit" || only === "integration" || only === "fuzz") {
   // Node 20's --test takes no globs: list the files
-  const dirs = only ? [`tests/${only}`] : ["tests/unit", "tests/integration", "tests/fuzz"];
+  // the long integration files first, so the short unit files fill the gaps of the two parallel lanes
+  const dirs = only ? [`tests/${only}`] : ["tests/integration", "tests/fuzz", "tests/unit"];
   const globs = dirs.flatMap((d) => fs.readdirSync(d, { recursive: true }).filter((f) => String(f).endsWith(".test.ts")).sort().map((f) => `${d}/${f}`));
   // --test-force-exit ends the runner before a file reporter flushes: read the summary from the spec output we relay
   let out = "";
   const status = await new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", "--test-force-exit", "--test-timeout=300000", "--test-reporter=spec", ...globs], { stdio: ["inherit", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, "--test-force-exit", "--test-timeout=300000", "--test-reporter=spec", ...globs], { stdio: ["inherit", "pipe", "inherit"] });
     child.stdout.on("data", (chunk) => {
       process.stdout.write(chunk);
       out += chunk.toString();
