@@ -160,10 +160,13 @@ export class Dispatcher extends EventEmitter<{ outcome: [DeliveryOutcome] }> {
           if (this.inFlight.size >= (this.o.concurrency ?? 8)) break;
           if (this.inFlight.has(d.id)) continue;
           this.inFlight.add(d.id);
-          void this.attempt(d).finally(() => {
-            this.inFlight.delete(d.id);
-            this.kick();
-          });
+          void this.claim(d)
+            .then((mine) => (mine ? this.attempt(d) : undefined))
+            .catch((err: Error) => this.o.log?.(`dispatcher: ${err.message}`))
+            .finally(() => {
+              this.inFlight.delete(d.id);
+              this.kick();
+            });
         }
       }
     } catch (err) {
@@ -183,6 +186,20 @@ export class Dispatcher extends EventEmitter<{ outcome: [DeliveryOutcome] }> {
       .catch(() => [] as { at: Date | null }[]);
     const wait = next?.at ? Math.max(10, Math.min(1000, next.at.getTime() - Date.now())) : 1000;
     if (this.running && !this.timer && !this.ticking) this.timer = setTimeout(() => void this.tick(), wait);
+  }
+
+  /**
+   * Takes the row for one attempt, only if nobody changed it since it was read (a due-list read just before an
+   * attempt finished, or by another process sharing the store, would otherwise send it again), and leases it:
+   * it is not due again until the attempt's timeout has passed, so a crash mid-attempt only delays the retry.
+   */
+  private async claim(d: DeliveryRow): Promise<boolean> {
+    const taken = await this.o.db
+      .update(deliveries)
+      .set({ updatedAt: new Date(d.updatedAt.getTime() + 1), nextAttemptAt: new Date(Date.now() + (this.o.timeoutMs ?? 5000) + 5000) })
+      .where(and(eq(deliveries.id, d.id), eq(deliveries.status, "pending"), eq(deliveries.updatedAt, d.updatedAt)))
+      .returning({ id: deliveries.id });
+    return taken.length === 1;
   }
 
   private async attempt(d: DeliveryRow): Promise<void> {

@@ -99,9 +99,10 @@ test("supervisors manage accounts and read the audit log; pages run under a stri
   expect(res?.headers()["content-security-policy"]).toMatch(/frame-ancestors 'none'.*|.*'nonce-/);
   expect(res?.headers()["x-frame-options"]).toBe("DENY");
 
-  await page.getByLabel("Username").fill("mod-made-in-ui");
-  await page.getByLabel("Role").selectOption("moderator");
-  await page.getByRole("button", { name: "Create" }).click();
+  const form = page.getByTestId("user-create");
+  await form.getByLabel("Username", { exact: true }).fill("mod-made-in-ui");
+  await form.getByLabel("Role", { exact: true }).selectOption("moderator");
+  await form.getByRole("button", { name: "Create" }).click();
   await expect(page.getByTestId("one-time-password")).toHaveText(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
   const row = page.locator('[data-testid="user-row"][data-username="mod-made-in-ui"]');
   await expect(row).toContainText("one-time password pending");

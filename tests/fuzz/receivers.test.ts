@@ -20,8 +20,8 @@ import { openStore, type Store } from "../../server/store/db";
 import { dashboardFiles, dashboardStreams, receivedCallbacks } from "../../server/store/schema";
 import { POST as fileRoute } from "../../app/api/receiver/file/[token]/route";
 import { POST as streamRoute } from "../../app/api/receiver/stream/[token]/route";
+import { mutationOf, type Json } from "../support/fuzz";
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const examples = (JSON.parse(readFileSync(new URL("../fixtures/contract-examples.json", import.meta.url), "utf8")) as { examples: Array<{ section: string; body: Json }> }).examples;
 const bodiesOf = (...sections: string[]) => examples.filter((e) => sections.includes(e.section)).map((e) => e.body);
@@ -33,12 +33,6 @@ const SCHEMAS = [
   { name: "video stream", schema: VideoStreamCallback, seeds: VIDEO_STREAM_BODIES },
   { name: "audio stream", schema: AudioStreamCallback, seeds: AUDIO_STREAM_BODIES },
 ];
-
-function pathsOf(v: unknown, prefix: Array<string | number> = []): Array<Array<string | number>> {
-  if (Array.isArray(v)) return v.flatMap((x, i) => [[...prefix, i], ...pathsOf(x, [...prefix, i])]);
-  if (v && typeof v === "object") return Object.entries(v).flatMap(([k, x]) => [[...prefix, k], ...pathsOf(x, [...prefix, k])]);
-  return [];
-}
 
 const junk: fc.Arbitrary<unknown> = fc.oneof(
   fc.string(),
@@ -54,16 +48,7 @@ const junk: fc.Arbitrary<unknown> = fc.oneof(
 /** A seed body with one field replaced, removed or given a sibling; `fix` can then pin fields (e.g. requestId). */
 const mutatedFrom = (seeds: Json[], fix: (b: Json) => void = () => undefined) =>
   fc.constantFrom(...seeds).chain((seed) =>
-    fc.record({ at: fc.constantFrom(...pathsOf(seed)), op: fc.constantFrom("set", "set", "delete", "sibling"), value: junk, key: fc.constantFrom("__proto__", "constructor", "extra", "code") }).map(({ at, op, value, key }) => {
-      const body = structuredClone(seed);
-      let parent: Json = body;
-      for (const k of at.slice(0, -1)) parent = parent[k];
-      const last = at[at.length - 1];
-      if (op === "delete") {
-        if (Array.isArray(parent)) parent.splice(last as number, 1);
-        else delete parent[last];
-      } else if (op === "set") parent[last] = value;
-      else Object.defineProperty(parent, key, { value, enumerable: true, configurable: true, writable: true });
+    mutationOf(seed, { ops: ["set", "set", "delete", "sibling"], value: junk, key: fc.constantFrom("__proto__", "constructor", "extra", "code") }).map((body) => {
       fix(body);
       return JSON.stringify(body);
     }),

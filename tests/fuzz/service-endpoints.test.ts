@@ -12,8 +12,8 @@ import { Code, isCode } from "../../lib/contract/codes";
 import { tasks } from "../../server/store/schema";
 import { startTestService, TEST_KEY } from "../support/app";
 import { waitFor } from "../support/net";
+import { mutationOf, type Json } from "../support/fuzz";
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const DEAD = "127.0.0.1:9"; // nothing listens: pulls and downloads fail at once
 const examples = (JSON.parse(readFileSync(new URL("../fixtures/contract-examples.json", import.meta.url), "utf8")) as { examples: Array<{ section: string; body: Json }> }).examples;
@@ -38,13 +38,6 @@ const BASES: Record<string, Json> = {
   "/finish_audiostream/v4": requestOf("2.4"),
 };
 const PATHS = Object.keys(BASES);
-
-/** Every path (list of keys/indices) inside a JSON value, the root excluded. */
-function pathsOf(v: unknown, prefix: Array<string | number> = []): Array<Array<string | number>> {
-  if (Array.isArray(v)) return v.flatMap((x, i) => [[...prefix, i], ...pathsOf(x, [...prefix, i])]);
-  if (v && typeof v === "object") return Object.entries(v).flatMap(([k, x]) => [[...prefix, k], ...pathsOf(x, [...prefix, k])]);
-  return [];
-}
 
 const POLLUTERS = [
   '{"__proto__":{"polluted":"yes"}}',
@@ -75,19 +68,7 @@ const junk: fc.Arbitrary<unknown> = fc.oneof(
 
 /** A valid body with one field replaced, removed, or given a junk sibling (prototype keys included). */
 function mutated(base: Json): fc.Arbitrary<Json> {
-  const paths = pathsOf(base);
-  return fc.record({ at: fc.constantFrom(...paths), op: fc.constantFrom("set", "set", "set", "delete", "sibling"), value: junk, key: fc.oneof(fc.constantFrom("__proto__", "constructor", "prototype", "accessKey", "data", "url"), fc.string({ maxLength: 8 })) }).map(({ at, op, value, key }) => {
-    const body = structuredClone(base);
-    let parent: Json = body;
-    for (const k of at.slice(0, -1)) parent = parent[k];
-    const last = at[at.length - 1];
-    if (op === "delete") {
-      if (Array.isArray(parent)) parent.splice(last as number, 1);
-      else delete parent[last];
-    } else if (op === "set") parent[last] = value;
-    else Object.defineProperty(parent, key, { value, enumerable: true, configurable: true, writable: true }); // an own "__proto__" key, as JSON.parse makes it
-    return body;
-  });
+  return mutationOf(base, { ops: ["set", "set", "set", "delete", "sibling"], value: junk, key: fc.oneof(fc.constantFrom("__proto__", "constructor", "prototype", "accessKey", "data", "url"), fc.string({ maxLength: 8 })) });
 }
 
 describe("fuzz: the six v4 endpoints", async () => {

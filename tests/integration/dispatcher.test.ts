@@ -50,6 +50,21 @@ for (const backend of storeBackends()) {
       await rx.close();
     });
 
+    test("two dispatchers sharing one store (two processes) send each delivery exactly once", async () => {
+      const rx = await startReceiver([500, 500, 500]);
+      const [a, b] = [make(), make()];
+      a.start();
+      b.start();
+      const ids = new Set<string>();
+      for (let i = 0; i < 12; i++) ids.add(await (i % 2 ? a : b).enqueue({ requestId: `task-shared-${i % 3}`, url: rx.url, body: { i }, schedule: "video" }));
+      await rx.until((r) => new Set(r.filter((x) => x.status === 200).map((x) => x.headers["webhook-id"])).size === ids.size);
+      await Promise.all([a.stop(), b.stop()]);
+      const ok = rx.received.filter((x) => x.status === 200).map((x) => String(x.headers["webhook-id"]));
+      assert.equal(ok.length, ids.size, "no delivery is sent again after its 200");
+      assert.deepEqual(new Set(ok), ids);
+      await rx.close();
+    });
+
     test("a pending delivery survives a dispatcher restart", async () => {
       const rx = await startReceiver([503]);
       const d1 = make();

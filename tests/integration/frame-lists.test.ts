@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import sharp from "sharp";
 import { placedFrame } from "../bench/detectors";
 import { mediaDir, startStaticServer } from "../support/media";
-import { queryUntilDone, startTestService, TEST_KEY } from "../support/app";
+import { moderateFile, startTestService } from "../support/app";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const run = promisify(execFile);
@@ -25,11 +25,7 @@ async function stillVideo(name: string, jpeg: Buffer): Promise<string> {
 describe("operator lists through /video/v4: face gallery and prohibited-image hash bank", async () => {
   const svc = await startTestService();
   let web: { url: string; close(): Promise<void> };
-  const submitAndWait = async (btId: string, file: string, imgType: string) => {
-    const ack = await svc.post("/video/v4", { accessKey: TEST_KEY, appId: "a", eventId: "video", imgType, audioType: "NONE", data: { btId, url: `${web.url}/${path.basename(file)}`, detectFrequency: 1 } });
-    assert.equal(ack.code, 1100, JSON.stringify(ack));
-    return queryUntilDone(svc, btId);
-  };
+  const submitAndWait = (btId: string, file: string, imgType: string) => moderateFile(svc, web.url, file, { btId, imgType });
   before(async () => {
     web = await startStaticServer(mediaDir());
   });

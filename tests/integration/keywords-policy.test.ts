@@ -11,7 +11,7 @@ import sharp from "sharp";
 import { textFrame } from "../bench/detectors";
 import { speechWav } from "../support/speech";
 import { mediaDir, startStaticServer } from "../support/media";
-import { queryUntilDone, startTestService, TEST_KEY } from "../support/app";
+import { moderateFile, startTestService } from "../support/app";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const run = promisify(execFile);
@@ -39,12 +39,7 @@ describe("keyword lists and thresholds through /video/v4", async () => {
   const lists = svc.engine!.lists;
   let web: { url: string; close(): Promise<void> };
   let n = 0;
-  const submit = async (file: string, imgType: string, audioType = "NONE") => {
-    const btId = `kp-${++n}`;
-    const ack = await svc.post("/video/v4", { accessKey: TEST_KEY, appId: "a", eventId: "video", imgType, audioType, data: { btId, url: `${web.url}/${path.basename(file)}`, detectFrequency: 1, returnAllAudio: 1 } });
-    assert.equal(ack.code, 1100, JSON.stringify(ack));
-    return queryUntilDone(svc, btId);
-  };
+  const submit = (file: string, imgType: string, audioType = "NONE") => moderateFile(svc, web.url, file, { btId: `kp-${++n}`, imgType, audioType, data: { returnAllAudio: 1 } });
   before(async () => {
     web = await startStaticServer(mediaDir());
   });

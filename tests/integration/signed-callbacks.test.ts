@@ -16,7 +16,7 @@ const GLOBAL_SECRET = `whsec_${crypto.randomBytes(24).toString("base64")}`;
 const SECOND_KEY = "second-key-02";
 const SECOND_SECRET = "a plain per-key secret";
 
-const headersOf = (r: Received) => new Headers(Object.entries(r.headers).map(([k, v]) => [k, String(v)]));
+const headersOf = (r: Received) => new Headers(Object.entries(r.headers).map(([k, v]): [string, string] => [k, String(v)]));
 const verifies = (secret: string, r: Received) => verifyWebhook(secret, headersOf(r), r.raw).ok;
 
 // .test names resolve only through this resolver (the guard's hook): evil.test is a public-looking name for a loopback host
