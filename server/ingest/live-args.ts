@@ -1,3 +1,5 @@
+import { decodeLimits } from "./ffmpeg";
+
 /** How a live URL is read: RTMP(S), HLS playlist, or another HTTP(S) stream (FLV, TS…). */
 export type LiveInputKind = "rtmp" | "hls" | "http";
 
@@ -25,7 +27,13 @@ export interface LiveArgsInput {
   ioTimeoutMs: number;
   /** Options for the input, put right before its -i (the egress guard's -http_proxy / -rtmp_tcurl). */
   inputArgs?: string[];
+  /** Largest picture (w × h) the decoder accepts; bigger frames are refused (default: 8K, as MEDIA_MAX_WIDTH/HEIGHT). */
+  maxPixels?: number;
 }
+
+/** Hostile sources: bounded probing and a decoder picture cap, as for files (server/ingest/ffmpeg.ts). */
+const LIVE_PROBE_BYTES = "10000000";
+const LIVE_MAX_PIXELS = 7680 * 4320;
 
 export interface LiveArgs {
   args: string[];
@@ -74,6 +82,7 @@ export function buildLiveArgs(o: LiveArgsInput): LiveArgs {
   // of ioTimeoutMs ends a dead source after ≈ ioTimeoutMs. HLS fetches each segment on its own: full value.
   args.push("-rw_timeout", String(Math.round(o.ioTimeoutMs * (kind === "hls" ? 1000 : 500))));
   if (kind !== "hls") args.push("-analyzeduration", FLV_ANALYZE_US);
+  args.push("-probesize", LIVE_PROBE_BYTES, ...decodeLimits(o.maxPixels ?? LIVE_MAX_PIXELS));
   // No -reconnect*: a reconnect in the middle of an HTTP-FLV body restarts the FLV byte stream, which the
   // demuxer cannot splice, and the HLS demuxer already skips a failed segment. Retrying is the caller's job.
   args.push(...(o.inputArgs ?? []), "-i", o.url);

@@ -24,6 +24,15 @@ test("buildLiveArgs puts the guard's input options right before -i", () => {
   assert.deepEqual(args.slice(i - 2, i + 2), ["-http_proxy", "http://127.0.0.1:9", "-i", "http://h/x.m3u8"]);
 });
 
+test("buildLiveArgs bounds probing and the decoded picture size (hostile sources)", () => {
+  const { args } = buildLiveArgs({ url: "rtmp://h/live/x", frameIntervalSec: 1, audio: true, maxWidth: 640, ioTimeoutMs: 5000 });
+  const before = args.slice(0, args.indexOf("-i"));
+  assert.equal(before[before.indexOf("-probesize") + 1], "10000000");
+  assert.equal(before[before.indexOf("-max_pixels") + 1], String(7680 * 4320));
+  const small = buildLiveArgs({ url: "rtmp://h/live/x", frameIntervalSec: 1, audio: false, maxWidth: 640, ioTimeoutMs: 5000, maxPixels: 640 * 360 }).args;
+  assert.equal(small[small.indexOf("-max_pixels") + 1], String(640 * 360));
+});
+
 test("guardLiveInput: rtmp pinned to the checked address with tcUrl naming the host; refused and exempt cases", async () => {
   setResolver(async (host) => {
     if (host === "cdn.test") return ["93.184.216.34"];
