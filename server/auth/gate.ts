@@ -1,4 +1,5 @@
 import type http from "node:http";
+import path from "node:path";
 import { can, CSRF_COOKIE, CSRF_HEADER, IDENTITY_HEADERS, SESSION_COOKIE, type SessionUser } from "../../lib/roles";
 import { accessRule, isSafeMethod } from "./access";
 import { parseCookies, serializeCookie } from "./cookies";
@@ -46,6 +47,17 @@ function page(res: http.ServerResponse, status: number, title: string, text: str
   res.end(html);
 }
 
+export function normalisePath(raw: string): string | null {
+  let p: string;
+  try {
+    p = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  p = path.posix.normalize(p.startsWith("/") ? p : `/${p}`);
+  return p.length > 1 ? p.replace(/\/+$/, "") : p;
+}
+
 /** Response fields worth keeping in the audit log (ids of what was created or changed). */
 function captureTarget(res: http.ServerResponse): () => Record<string, unknown> {
   const chunks: Buffer[] = [];
@@ -83,18 +95,28 @@ function captureTarget(res: http.ServerResponse): () => Record<string, unknown> 
  */
 export async function gate(o: GateOptions, req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
   for (const h of Object.values(IDENTITY_HEADERS)) delete req.headers[h];
-  const url = new URL(req.url ?? "/", "http://x");
+  // the raw request target, not new URL(): "//users" would parse as a host. Rules match the path as a router
+  // would see it: %-escapes decoded, dot segments resolved, repeated and trailing slashes folded
+  const target = req.url ?? "/";
+  const q = target.indexOf("?");
+  const rawPath = q < 0 ? target : target.slice(0, q);
+  const search = q < 0 ? "" : target.slice(q);
+  const pathname = normalisePath(rawPath);
+  if (pathname === null) {
+    json(res, 400, { error: "malformed path" });
+    return true;
+  }
   const method = (req.method ?? "GET").toUpperCase();
-  const isApi = url.pathname.startsWith("/api/");
+  const isApi = pathname.startsWith("/api/");
   const https = isHttps(req, o);
   applySecurityHeaders(req, res, { dev: o.dev, mediaOrigins: o.mediaOrigins, https });
   const ip = clientIp(req, o.trustProxy);
   req.headers[IDENTITY_HEADERS.ip] = ip;
   if (https) req.headers[IDENTITY_HEADERS.https] = "1";
-  const rule = accessRule(method, url.pathname);
+  const rule = accessRule(method, pathname);
 
   if (rule.access === "public") {
-    if (url.pathname === "/api/auth/signin" && !sameOrigin(req, o)) {
+    if (pathname === "/api/auth/signin" && !sameOrigin(req, o)) {
       json(res, 403, { error: "cross-site sign-in refused" });
       return true;
     }
@@ -104,18 +126,18 @@ export async function gate(o: GateOptions, req: http.IncomingMessage, res: http.
   const session: SessionInfo | null = await o.auth.session(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
   const user: SessionUser | null = session?.user ?? null;
   const audit = (outcome: string, detail?: Record<string, unknown>) =>
-    rule.audit ? void o.auth.audit({ username: user?.username ?? null, role: user?.role ?? null, action: rule.audit, target: url.pathname + url.search, outcome, ip, detail }).catch(() => undefined) : undefined;
+    rule.audit ? void o.auth.audit({ username: user?.username ?? null, role: user?.role ?? null, action: rule.audit, target: pathname + search, outcome, ip, detail }).catch(() => undefined) : undefined;
 
   if (!session || !user) {
     if (isApi) json(res, 401, { error: "sign in required" });
     else {
-      const next = url.pathname + url.search;
+      const next = pathname + search;
       res.writeHead(303, { location: `/signin?next=${encodeURIComponent(next)}`, "cache-control": "no-store" }).end();
     }
     audit("unauthenticated");
     return true;
   }
-  if (user.mustChangePassword && !/^\/(account$|api\/auth\/)/.test(url.pathname)) {
+  if (user.mustChangePassword && !/^\/(account$|api\/auth\/)/.test(pathname)) {
     if (isApi) json(res, 403, { error: "change your one-time password first (Account page)" });
     else res.writeHead(303, { location: "/account", "cache-control": "no-store" }).end();
     return true;

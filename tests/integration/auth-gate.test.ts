@@ -143,6 +143,10 @@ describe("dashboard gate", () => {
     assert.equal((await call("/api/streams", { method: "POST", client: r, body: {} })).status, 403);
     assert.equal((await call("/api/streams/abc/close", { method: "POST", client: admin })).status, 200);
     assert.equal((await call("/api/unknown-thing", { method: "POST", client: m })).status, 403, "unlisted writes are supervisors' only");
+    // the path as a router would see it: escapes, repeated/trailing slashes and dot segments cannot dodge a rule
+    for (const p of ["/%75sers", "/users/", "//users", "/files/%2e%2e/users", "/api/%75sers", "/api//users"]) assert.equal((await call(p, { client: m })).status, 403, p);
+    for (const p of ["/api/streams/abc%2Fclose", "/api/streams/abc/close/", "/api/streams//abc/close", "/api/%6Cists/faces"]) assert.equal((await call(p, { method: "POST", client: m })).status, 403, p);
+    assert.equal((await call("/api/streams/%E0%A4%A", { client: m })).status, 400, "a malformed escape is refused");
   });
 
   test("CSRF: state-changing requests need the session's token and a same-site origin", async () => {
