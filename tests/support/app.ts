@@ -71,8 +71,9 @@ export async function queryUntilDone(svc: { post: (p: string, body: unknown) => 
 }
 
 /** Submits a generated file (served from `webUrl`) to /video/v4 and returns its result once Query has it. */
-export async function moderateFile(svc: { post: (p: string, body: unknown) => Promise<Record<string, unknown>> }, webUrl: string, file: string, o: { btId: string; imgType: string; audioType?: string; data?: Record<string, unknown> }) {
-  const ack = await svc.post("/video/v4", { accessKey: TEST_KEY, appId: "a", eventId: "video", imgType: o.imgType, audioType: o.audioType ?? "NONE", data: { btId: o.btId, url: `${webUrl}/${path.basename(file)}`, detectFrequency: 1, ...o.data } });
+export async function moderateFile(svc: { post: (p: string, body: unknown) => Promise<Record<string, unknown>> }, webUrl: string, file: string, o: { btId: string; imgType?: string; imgBusinessType?: string; audioType?: string; data?: Record<string, unknown> }) {
+  const types = { ...(o.imgType ? { imgType: o.imgType } : {}), ...(o.imgBusinessType ? { imgBusinessType: o.imgBusinessType } : {}) };
+  const ack = await svc.post("/video/v4", { accessKey: TEST_KEY, appId: "a", eventId: "video", ...types, audioType: o.audioType ?? "NONE", data: { btId: o.btId, url: `${webUrl}/${path.basename(file)}`, detectFrequency: 1, ...o.data } });
   if (ack.code !== 1100) throw new Error(`submit ${o.btId}: ${JSON.stringify(ack)}`);
   return queryUntilDone(svc, o.btId);
 }
