@@ -13,8 +13,8 @@ import { signingSecretFor } from "./callback/signer";
 import { createAuth } from "./auth";
 import { createAuthApi } from "./auth/api";
 import { parseCookies } from "./auth/cookies";
-import { gate, type GateOptions } from "./auth/gate";
-import { SESSION_COOKIE } from "../lib/roles";
+import { gate, sameOrigin, type GateOptions } from "./auth/gate";
+import { can, SESSION_COOKIE } from "../lib/roles";
 import { RetentionJob } from "./store/retention";
 import { createStatus } from "./dashboard/status";
 
@@ -46,6 +46,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     trustProxy: config.trustProxy,
     publicBaseUrl: config.publicBaseUrl,
     mediaOrigins: config.serviceBaseUrl ? [new URL(config.serviceBaseUrl).origin] : [],
+    maxPublicBodyBytes: config.limits.bodyMaxBytes,
   };
 
   let nextHandler: NextHandler | null = null;
@@ -74,7 +75,14 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
       });
   }
   // live updates only for signed-in dashboard users; without the dashboard nobody may subscribe
-  const hub = createHub(server, async (req) => opts.withNext && (await auth.session(parseCookies(req.headers.cookie).get(SESSION_COOKIE))) !== null);
+  // (same-site only, a role that may view, not a pending one-time password; cut when the session ends)
+  const hub = createHub(server, async (req) => {
+    if (!opts.withNext || !sameOrigin(req, gateOptions)) return null;
+    const session = await auth.session(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
+    if (!session || session.user.mustChangePassword || !can(session.user.role, "view")) return null;
+    return { sessionId: session.id, userId: session.user.id };
+  });
+  auth.onSessionsEnded((q) => hub.disconnect(q));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const port = (server.address() as AddressInfo).port;
   const local = `http://127.0.0.1:${port}`;

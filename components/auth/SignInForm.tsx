@@ -5,9 +5,15 @@ import { apiJson } from "@/components/api/http";
 import ErrorNote from "@/components/ui/ErrorNote";
 import { Field, inputCls } from "@/components/ui/form";
 
-/** Only same-site paths are followed after sign-in (no open redirect). */
-export function safeNext(next: string | null): string {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/streams";
+/** Only this origin's pages are followed after sign-in (no open redirect: resolved as the browser would). */
+export function safeNext(next: string | null, origin: string): string {
+  if (!next) return "/streams";
+  try {
+    const u = new URL(next, origin);
+    return u.origin === origin ? u.pathname + u.search + u.hash : "/streams";
+  } catch {
+    return "/streams";
+  }
 }
 
 export default function SignInForm({ next }: { next: string | null }) {
@@ -23,7 +29,7 @@ export default function SignInForm({ next }: { next: string | null }) {
     try {
       await apiJson("/api/auth/signin", { method: "POST", body: { username, password } });
       // a full load, so the server renders the pages for the signed-in user
-      window.location.assign(safeNext(next));
+      window.location.assign(safeNext(next, window.location.origin));
     } catch (err) {
       setError(err);
       setBusy(false);

@@ -5,7 +5,7 @@ import type { Permission } from "../../lib/roles";
  * table in the custom server (server/auth/gate.ts) before Next sees it. First match wins;
  * anything not listed needs "view" to read and supervisor rights ("users:manage") to change.
  */
-export type Access = "public" | "signed-in" | Permission;
+export type Access = "public" | "signed-in" | "never" | Permission;
 
 export interface AccessRule {
   methods: readonly string[] | "*";
@@ -21,21 +21,23 @@ const ANY = "*";
 const WRITE = ["POST", "PUT", "PATCH", "DELETE"];
 
 export const ACCESS_RULES: readonly AccessRule[] = [
+  // Next's image optimizer fetches local URLs itself, past this gate: never served (next/image is not used)
+  { methods: ANY, path: /^\/_next\/image/, access: "never" },
   // Next's own assets and the callback receivers (authenticated by their secret URL token and signature)
-  { methods: ANY, path: /^\/(_next\/|__nextjs|favicon\.ico$|icon|robots\.txt$)/, access: "public" },
+  { methods: ["GET", "HEAD"], path: /^\/(_next\/(static|webpack-hmr)\/|__nextjs_|favicon\.ico$|icon\.(png|svg|ico)$|robots\.txt$)/, access: "public" },
   { methods: ["POST"], path: /^\/api\/receiver\//, access: "public", csrfExempt: true },
   { methods: ["GET", "HEAD"], path: /^\/api\/health$/, access: "public" },
   { methods: ["GET", "HEAD"], path: /^\/signin$/, access: "public" },
   { methods: ["POST"], path: /^\/api\/auth\/signin$/, access: "public", csrfExempt: true },
   { methods: ["POST"], path: /^\/api\/auth\/signout$/, access: "signed-in", audit: "auth.signout" },
   { methods: ["POST"], path: /^\/api\/auth\/password$/, access: "signed-in", audit: "auth.password" },
-  { methods: ["GET"], path: /^\/api\/auth\/me$/, access: "signed-in" },
+  { methods: ["GET", "HEAD"], path: /^\/api\/auth\/me$/, access: "signed-in" },
   { methods: ["GET", "HEAD"], path: /^\/account$/, access: "signed-in" },
   // pages and APIs for supervisors
   { methods: ["GET", "HEAD"], path: /^\/(users|audit)(\/|$)/, access: "users:manage" },
-  { methods: ["GET"], path: /^\/api\/users(\/|$)/, access: "users:manage" },
+  { methods: ["GET", "HEAD"], path: /^\/api\/users(\/|$)/, access: "users:manage" },
   { methods: WRITE, path: /^\/api\/users(\/|$)/, access: "users:manage", audit: "user.change" },
-  { methods: ["GET"], path: /^\/api\/audit(\/|$)/, access: "audit:view" },
+  { methods: ["GET", "HEAD"], path: /^\/api\/audit(\/|$)/, access: "audit:view" },
   // moderation work
   { methods: ["POST"], path: /^\/api\/files$/, access: "file:submit", audit: "file.submit" },
   { methods: ["POST"], path: /^\/api\/streams$/, access: "stream:start", audit: "stream.start" },

@@ -76,7 +76,8 @@ export function createAuthApi(auth: Auth) {
     async changePassword(req: Request): Promise<Response> {
       try {
         const b = await body(req, PasswordChange);
-        await auth.changePassword(identity(req).id, b.current, b.next);
+        const me = identity(req);
+        await auth.changePassword(me.id, b.current, b.next, me.sessionId);
         return answer({ ok: true, message: "password changed" });
       } catch (err) {
         return problem(err);

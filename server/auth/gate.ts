@@ -16,6 +16,8 @@ export interface GateOptions {
   publicBaseUrl: string | null;
   /** where frame images and audio clips come from (a remote service), for the CSP */
   mediaOrigins: string[];
+  /** largest body a public route (callback receivers, sign-in) may send: BODY_MAX_BYTES */
+  maxPublicBodyBytes: number;
 }
 
 function isHttps(req: http.IncomingMessage, o: GateOptions): boolean {
@@ -24,7 +26,7 @@ function isHttps(req: http.IncomingMessage, o: GateOptions): boolean {
   return o.publicBaseUrl?.startsWith("https:") ?? false;
 }
 
-function sameOrigin(req: http.IncomingMessage, o: GateOptions): boolean {
+export function sameOrigin(req: http.IncomingMessage, o: Pick<GateOptions, "publicBaseUrl">): boolean {
   const origin = req.headers.origin;
   if (origin === undefined) {
     // browsers always send Origin on cross-site POSTs; without it, fall back to Fetch Metadata
@@ -101,7 +103,8 @@ export async function gate(o: GateOptions, req: http.IncomingMessage, res: http.
   const q = target.indexOf("?");
   const rawPath = q < 0 ? target : target.slice(0, q);
   const search = q < 0 ? "" : target.slice(q);
-  const pathname = normalisePath(rawPath);
+  // an encoded slash or backslash would route differently here and in Next: refused
+  const pathname = /%(2f|5c)/i.test(rawPath) ? null : normalisePath(rawPath);
   if (pathname === null) {
     json(res, 400, { error: "malformed path" });
     return true;
@@ -115,10 +118,26 @@ export async function gate(o: GateOptions, req: http.IncomingMessage, res: http.
   if (https) req.headers[IDENTITY_HEADERS.https] = "1";
   const rule = accessRule(method, pathname);
 
+  if (rule.access === "never") {
+    json(res, 404, { error: "not found" });
+    return true;
+  }
   if (rule.access === "public") {
     if (pathname === "/api/auth/signin" && !sameOrigin(req, o)) {
       json(res, 403, { error: "cross-site sign-in refused" });
       return true;
+    }
+    // strangers' bodies (callbacks, sign-in) are bounded before anything reads them
+    if (method === "POST") {
+      const length = Number(req.headers["content-length"]);
+      if (req.headers["content-length"] === undefined) {
+        json(res, 411, { error: "Content-Length required" });
+        return true;
+      }
+      if (!Number.isFinite(length) || length > o.maxPublicBodyBytes) {
+        json(res, 413, { error: `body larger than ${o.maxPublicBodyBytes} bytes` });
+        return true;
+      }
     }
     return false;
   }

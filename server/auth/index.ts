@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { and, desc, eq, gt, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, lt, ne, sql, type SQL } from "drizzle-orm";
 import { isRole, type Role, type SessionUser } from "../../lib/roles";
 import type { Store } from "../store/db";
 import { sameToken, signSessionId, unsignSessionId } from "./cookies";
@@ -85,12 +85,20 @@ export async function createAuth(o: AuthOptions) {
     return (await db.select().from(users).where(eq(users.username, username.toLowerCase())).limit(1))[0];
   }
 
-  async function dropSessions(userId: string): Promise<void> {
-    await db.delete(sessions).where(eq(sessions.userId, userId));
+  type Ended = { sessionId?: string; userId?: string; exceptSessionId?: string };
+  const ended: Array<(q: Ended) => void> = [];
+  /** Ends an account's sessions (all, or all but `keep`); live connections are told through onSessionsEnded. */
+  async function dropSessions(userId: string, keep?: string): Promise<void> {
+    await db.delete(sessions).where(keep ? and(eq(sessions.userId, userId), ne(sessions.id, keep)) : eq(sessions.userId, userId));
+    for (const f of ended) f({ userId, exceptSessionId: keep });
   }
 
   const auth = {
     ttlMs,
+
+    onSessionsEnded(f: (q: Ended) => void): void {
+      ended.push(f);
+    },
 
     /** First start: with no account yet, create supervisor "admin" and print its password once. */
     async bootstrap(): Promise<{ username: string; password: string | null } | null> {
@@ -114,10 +122,10 @@ export async function createAuth(o: AuthOptions) {
         await auth.audit({ username: name, action: "auth.signin", outcome: "throttled", ip });
         throw new AuthError(`too many failed sign-ins; try again in ${Math.ceil(wait / 60_000)} min`, 429);
       }
+      throttle.fail(ip, name);
       const row = await userByName(name);
       const ok = row ? await verifyPassword(row.passwordHash, password) : (await verifyPassword(await decoyHash(), password), false);
       if (!row || !ok || row.disabled) {
-        throttle.fail(ip, name);
         await auth.audit({ username: name, action: "auth.signin", outcome: row?.disabled && ok ? "disabled" : "failed", ip });
         throw new AuthError("wrong username or password", 401);
       }
@@ -153,15 +161,18 @@ export async function createAuth(o: AuthOptions) {
 
     async signOut(sessionId: string): Promise<void> {
       await db.delete(sessions).where(eq(sessions.id, sessionId));
+      for (const f of ended) f({ sessionId });
     },
 
-    async changePassword(userId: string, current: string, next: string): Promise<void> {
+    /** The caller's other sessions end (a stolen session does not outlive a password change). */
+    async changePassword(userId: string, current: string, next: string, keepSession?: string): Promise<void> {
       const row = (await db.select().from(users).where(eq(users.id, userId)).limit(1))[0];
       if (!row || !(await verifyPassword(row.passwordHash, current))) throw new AuthError("current password is wrong", 400);
       const problem = passwordProblem(next);
       if (problem) throw new AuthError(problem, 400);
       if (current === next) throw new AuthError("choose a password different from the current one", 400);
       await db.update(users).set({ passwordHash: await hashPassword(next), mustChangePassword: false, updatedAt: new Date() }).where(eq(users.id, userId));
+      await dropSessions(userId, keepSession);
     },
 
     async listUsers(): Promise<Array<SessionUser & { disabled: boolean; createdAt: string }>> {

@@ -1,5 +1,6 @@
 /**
- * Sign-in throttling: at most `perAccount` failures per address and username and `perAddress`
+ * Sign-in throttling (an attempt counts as a failure from before its password is checked, so parallel guesses
+ * cannot all slip past the limit; a success takes it back): at most `perAccount` failures per address and username and `perAddress`
  * failures per address within the window; a success clears the account's counter.
  */
 export class SignInThrottle {
@@ -36,7 +37,9 @@ export class SignInThrottle {
     if (this.failures.size > 10_000) this.failures.delete(this.failures.keys().next().value as string);
   }
 
+  /** A sign-in that turned out right: its attempt no longer counts, and the account's failures are forgotten. */
   succeed(ip: string, username: string): void {
     this.failures.delete(`a:${ip}|${username.toLowerCase()}`);
+    this.failures.get(`i:${ip}`)?.pop();
   }
 }

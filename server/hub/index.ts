@@ -3,8 +3,16 @@ import { Server } from "socket.io";
 import type { StreamEvent, StreamSummary } from "../../lib/dashboard-api";
 import { FILES_ROOM, fileRoom, STREAMS_ROOM, streamRoom, type ClientToServerEvents, type FileProgressEvent, type ServerToClientEvents } from "../../lib/events";
 
+/** Who a connection belongs to, so it can be cut when that session or account ends. */
+export interface HubIdentity {
+  sessionId: string;
+  userId: string;
+}
+
 export interface Hub {
   io: Server<ClientToServerEvents, ServerToClientEvents>;
+  /** Disconnects the live connections of a session, or of every session of an account. */
+  disconnect(q: { sessionId?: string; userId?: string; exceptSessionId?: string }): void;
   fileProgress(e: FileProgressEvent): void;
   streamEvent(e: StreamEvent): void;
   streamSummary(s: StreamSummary): void;
@@ -14,12 +22,15 @@ export interface Hub {
 const ROOM_PATTERN = /^(files|streams|file:[0-9a-f]{32}|stream:[0-9a-f]{32})$/;
 
 /** socket.io on the same HTTP server as Next; clients join named rooms and get typed events. */
-export function createHub(server: http.Server, authorize: (req: http.IncomingMessage) => Promise<boolean>): Hub {
+export function createHub(server: http.Server, authorize: (req: http.IncomingMessage) => Promise<HubIdentity | null>): Hub {
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(server, { serveClient: false, cors: { origin: false } });
   // every connection carries the dashboard's session cookie; checked once per connection
   io.use((socket, next) => {
     authorize(socket.request)
-      .then((ok) => next(ok ? undefined : new Error("sign in required")))
+      .then((who) => {
+        if (who) socket.data = who;
+        next(who ? undefined : new Error("sign in required"));
+      })
       .catch(() => next(new Error("sign in required")));
   });
   io.on("connection", (socket) => {
@@ -37,6 +48,13 @@ export function createHub(server: http.Server, authorize: (req: http.IncomingMes
     fileProgress: (e) => void io.to([FILES_ROOM, fileRoom(e.requestId)]).emit("file:progress", e),
     streamEvent: (e) => void io.to(streamRoom(e.requestId)).emit("stream:event", e),
     streamSummary: (s) => void io.to(STREAMS_ROOM).emit("stream:summary", s),
+    disconnect: (q) => {
+      for (const socket of io.sockets.sockets.values()) {
+        const who = socket.data as Partial<HubIdentity>;
+        const match = (q.sessionId && who.sessionId === q.sessionId) || (q.userId && who.userId === q.userId && who.sessionId !== q.exceptSessionId);
+        if (match) socket.disconnect(true);
+      }
+    },
     close: () => new Promise<void>((resolve) => io.close(() => resolve())),
   };
 }

@@ -61,7 +61,7 @@ before(async () => {
   assert.ok(first?.password, "first start prints a one-time password");
   adminPassword = first.password;
   assert.equal(await auth.bootstrap(), null, "bootstrap runs once");
-  const opts = { auth, dev: false, trustProxy: false, publicBaseUrl: null, mediaOrigins: [] };
+  const opts = { auth, dev: false, trustProxy: false, publicBaseUrl: null, mediaOrigins: [], maxPublicBodyBytes: 64 * 1024 };
   server = http.createServer((req, res) => {
     void gate(opts, req, res).then((answered) => {
       if (answered) return;
@@ -92,6 +92,21 @@ describe("dashboard gate", () => {
     assert.equal((await call("/signin")).status, 200);
     assert.equal((await call("/api/receiver/file/some-token", { method: "POST", body: {} })).status, 200, "receivers authenticate themselves");
     assert.equal((await call("/api/streams", { method: "POST", headers: { [IDENTITY_HEADERS.role]: "supervisor", [IDENTITY_HEADERS.id]: "x" } })).status, 401, "forged identity headers are ignored");
+  });
+
+  test("Next's image optimizer is never reachable; strangers' bodies are bounded before they are read", async () => {
+    for (const method of ["GET", "POST", "PATCH"]) assert.equal((await call("/_next/image?url=/api/streams/abc/close&w=64&q=75", { method })).status, 404, method);
+    assert.equal((await call("/_next/static/chunks/x.js")).status, 200, "static assets stay public");
+    assert.equal((await call("/_next/static/chunks/x.js", { method: "POST" })).status, 303, "but only to read: a write needs a session");
+    const big = await fetch(`${base}/api/receiver/file/tok`, { method: "POST", body: "x".repeat(70 * 1024) });
+    assert.equal(big.status, 413);
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const r = http.request(`${base}/api/auth/signin`, { method: "POST", headers: { "transfer-encoding": "chunked" } }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+      r.on("error", reject);
+      r.write("{");
+      r.end("}");
+    });
+    assert.equal(chunked, 411);
   });
 
   test("every dashboard response carries the security headers, with a fresh CSP nonce", async () => {
@@ -145,8 +160,10 @@ describe("dashboard gate", () => {
     assert.equal((await call("/api/unknown-thing", { method: "POST", client: m })).status, 403, "unlisted writes are supervisors' only");
     // the path as a router would see it: escapes, repeated/trailing slashes and dot segments cannot dodge a rule
     for (const p of ["/%75sers", "/users/", "//users", "/files/%2e%2e/users", "/api/%75sers", "/api//users"]) assert.equal((await call(p, { client: m })).status, 403, p);
-    for (const p of ["/api/streams/abc%2Fclose", "/api/streams/abc/close/", "/api/streams//abc/close", "/api/%6Cists/faces"]) assert.equal((await call(p, { method: "POST", client: m })).status, 403, p);
+    for (const p of ["/api/streams/abc/close/", "/api/streams//abc/close", "/api/%6Cists/faces"]) assert.equal((await call(p, { method: "POST", client: m })).status, 403, p);
     assert.equal((await call("/api/streams/%E0%A4%A", { client: m })).status, 400, "a malformed escape is refused");
+    assert.equal((await call("/api/streams/x%2F..%2F..%2Freceiver/close", { method: "POST", client: m })).status, 400, "an encoded slash is refused");
+    assert.equal((await call("/api/users", { method: "HEAD", client: m })).status, 403, "HEAD needs what GET needs");
   });
 
   test("CSRF: state-changing requests need the session's token and a same-site origin", async () => {
@@ -181,6 +198,20 @@ describe("dashboard gate", () => {
     const reset = await auth.updateUser(adminId, u.user.id, { disabled: false, resetPassword: true });
     assert.ok(reset.password && reset.password !== "moderator-two");
     assert.equal((await signIn("mod2", "moderator-two")).status, 401, "the old password no longer works");
+  });
+
+  test("parallel wrong passwords cannot slip past the throttle; changing a password ends the account's other sessions", async () => {
+    const tries = await Promise.all(Array.from({ length: 20 }, (_, i) => signIn("mod1", `guess-${i}`, "10.7.7.7")));
+    assert.equal(tries.filter((t) => t.status === 401).length, 5, tries.map((t) => t.status).join());
+    assert.equal(tries.filter((t) => t.status === 429).length, 15);
+    const first = await signIn("rev1", "reviewer-pass1", "10.6.6.6");
+    const second = await signIn("rev1", "reviewer-pass1", "10.6.6.6");
+    const sessionOf = (c: Client) => decodeURIComponent(c.cookie.match(/mp_session=([^;]+)/)![1]).split(".")[0];
+    const id = (first.body.user as { id: string }).id;
+    const res = await api.changePassword(new Request("http://x", { method: "POST", body: JSON.stringify({ current: "reviewer-pass1", next: "reviewer-pass2" }), headers: { [IDENTITY_HEADERS.id]: id, [IDENTITY_HEADERS.session]: sessionOf(second.client) } }));
+    assert.equal(res.status, 200);
+    assert.equal((await call("/api/streams", { client: first.client })).status, 401, "the other session ended");
+    assert.equal((await call("/api/streams", { client: second.client })).status, 200, "the caller's session stays");
   });
 
   test("sign-in is throttled after repeated failures, even with the right password", async () => {
