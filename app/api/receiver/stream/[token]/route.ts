@@ -1,11 +1,11 @@
 import { getRegistry } from "@/server/registry";
-import { json } from "../../../respond";
+import { json, rawText } from "../../../respond";
 
 export const dynamic = "force-dynamic";
 
 /** Callback receiver for live results (frames, audio segments, stream-end). */
 export async function POST(req: Request, ctx: { params: Promise<{ token: string }> }) {
   const { token } = await ctx.params;
-  const answer = await getRegistry().dashboard.streams.receive(token, await req.text(), req.headers);
+  const answer = await getRegistry().dashboard.streams.receive(token, await rawText(req), req.headers);
   return json(answer.body, answer.status);
 }
