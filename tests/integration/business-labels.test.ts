@@ -1,25 +1,12 @@
 // Business labels through /video/v4 with the real face and object models: a portrait → FACEDETECTION / AGE / GENDER,
 // a dinner photo → TABLEWARE (cup), each with its box; both PASS (business labels inform, they do not flag).
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import fs from "node:fs/promises";
-import path from "node:path";
-import { promisify } from "node:util";
 import { after, before, describe, test } from "node:test";
 import { dinnerFrame, faceFrame } from "../bench/detectors";
 import { moderateFile, startTestService } from "../support/app";
-import { mediaDir, startStaticServer } from "../support/media";
+import { mediaDir, startStaticServer, stillVideo } from "../support/media";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const run = promisify(execFile);
-
-async function stillVideo(name: string, jpeg: Buffer): Promise<string> {
-  const img = path.join(mediaDir(), `${name}.jpg`);
-  const out = path.join(mediaDir(), `${name}.mp4`);
-  await fs.writeFile(img, jpeg);
-  await run("ffmpeg", ["-y", "-hide_banner", "-loglevel", "error", "-loop", "1", "-i", img, "-t", "2", "-r", "10", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", out]);
-  return out;
-}
 
 const labelsOf = (frame: Json) => (frame.businessLabels ?? []).map((b: Json) => `${b.businessLabel1}:${b.businessLabel2}:${b.businessLabel3}`);
 

@@ -1,26 +1,14 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import { after, before, describe, test } from "node:test";
 import sharp from "sharp";
 import { placedFrame } from "../bench/detectors";
-import { mediaDir, startStaticServer } from "../support/media";
+import { mediaDir, startStaticServer, stillVideo } from "../support/media";
 import { moderateFile, startTestService } from "../support/app";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const run = promisify(execFile);
 const HUMAN_ASSETS = path.resolve("node_modules/@vladmandic/human/assets");
-
-/** A 3 s video showing one still image. */
-async function stillVideo(name: string, jpeg: Buffer): Promise<string> {
-  const img = path.join(mediaDir(), `${name}.jpg`);
-  const out = path.join(mediaDir(), `${name}.mp4`);
-  await fs.writeFile(img, jpeg);
-  await run("ffmpeg", ["-y", "-hide_banner", "-loglevel", "error", "-loop", "1", "-i", img, "-t", "3", "-r", "10", "-vf", "scale=1280:720:force_original_aspect_ratio=decrease,pad=1280:720:(ow-iw)/2:(oh-ih)/2", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", out]);
-  return out;
-}
 
 describe("operator lists through /video/v4: face gallery and prohibited-image hash bank", async () => {
   const svc = await startTestService();
@@ -43,7 +31,7 @@ describe("operator lists through /video/v4: face gallery and prohibited-image ha
     await fs.writeFile(upload, original);
     await svc.engine!.lists.add("images", "prohibited", "banned flag", { name: "banned.jpg", bytes: new Uint8Array(original) });
     const edited = await sharp(original).resize(640).jpeg({ quality: 40 }).toBuffer();
-    const res = await submitAndWait("hash-hit", await stillVideo("banked-copy", edited), "VIOLENT");
+    const res = await submitAndWait("hash-hit", await stillVideo("banked-copy", edited, { seconds: 3, fit720: true }), "VIOLENT");
     assert.equal(res.riskLevel, "REJECT");
     const f = res.frameDetail[0];
     assert.equal(f.riskLabel1, "prohibited");
@@ -58,7 +46,7 @@ describe("operator lists through /video/v4: face gallery and prohibited-image ha
     const msg = await svc.engine!.lists.add("faces", "politicians", "Vladimir Mandic", { name: "vlado.jpg", bytes: new Uint8Array(portrait) });
     assert.match(msg, /face added/);
     const frame = await placedFrame("screenshot-facematch.jpg", { left: 0, top: 20, width: 175, height: 175 }, 300);
-    const res = await submitAndWait("face-hit", await stillVideo("politician-other-photo", frame), "POLITY");
+    const res = await submitAndWait("face-hit", await stillVideo("politician-other-photo", frame, { seconds: 3, fit720: true }), "POLITY");
     assert.equal(res.riskLevel, "REJECT", JSON.stringify(res.frameDetail?.[0]?.allLabels ?? res));
     const f = res.frameDetail[0];
     assert.equal(f.riskLabel1, "politics");

@@ -2,7 +2,6 @@
 // hitting once removed; raising a threshold changes a real verdict; all without a restart.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { after, before, describe, test } from "node:test";
@@ -10,20 +9,11 @@ import QRCode from "qrcode";
 import sharp from "sharp";
 import { textFrame } from "../bench/detectors";
 import { speechWav } from "../support/speech";
-import { mediaDir, startStaticServer } from "../support/media";
+import { mediaDir, startStaticServer, stillVideo } from "../support/media";
 import { moderateFile, startTestService } from "../support/app";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const run = promisify(execFile);
-
-/** A 2 s video of one still frame. */
-async function stillVideo(name: string, jpeg: Buffer): Promise<string> {
-  const img = path.join(mediaDir(), `${name}.jpg`);
-  const out = path.join(mediaDir(), `${name}.mp4`);
-  await fs.writeFile(img, jpeg);
-  await run("ffmpeg", ["-y", "-hide_banner", "-loglevel", "error", "-loop", "1", "-i", img, "-t", "2", "-r", "10", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", out]);
-  return out;
-}
 
 /** A short video whose audio track is the given WAV (grey picture). */
 async function videoWithAudio(name: string, wav: string, seconds: number): Promise<string> {

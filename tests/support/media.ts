@@ -138,3 +138,13 @@ export async function makeCorruptFile(name: string): Promise<string> {
   await rename(tmp, file);
   return file;
 }
+
+/** A short video showing one still JPEG (`fit720`: scaled and padded into 1280×720). */
+export async function stillVideo(name: string, jpeg: Buffer, o: { seconds?: number; fit720?: boolean } = {}): Promise<string> {
+  const img = path.join(mediaDir(), `${name}.jpg`);
+  const out = path.join(mediaDir(), `${name}.mp4`);
+  await writeFile(img, jpeg);
+  const fit = o.fit720 ? ["-vf", "scale=1280:720:force_original_aspect_ratio=decrease,pad=1280:720:(ow-iw)/2:(oh-ih)/2"] : [];
+  await runFfmpeg(["-loop", "1", "-i", img, "-t", String(o.seconds ?? 2), "-r", "10", ...fit, "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-y", out]);
+  return out;
+}
