@@ -60,7 +60,9 @@ export async function receiveFileCallback(deps: { db: Db; publish: (e: FileProgr
     if (seen) return { status: 200, body: { ok: true, duplicate: true } };
   }
   const now = new Date();
-  await deps.db.insert(receivedCallbacks).values({ deliveryId, kind: "video", requestId: file.requestId, receivedAt: now, body: json as Record<string, unknown> });
+  // the unique (request_id, delivery_id) index settles two copies arriving at once: the second is a duplicate
+  const stored = await deps.db.insert(receivedCallbacks).values({ deliveryId, kind: "video", requestId: file.requestId, receivedAt: now, body: json as Record<string, unknown> }).onConflictDoNothing().returning({ id: receivedCallbacks.id });
+  if (stored.length === 0) return { status: 200, body: { ok: true, duplicate: true } };
   const done = body.code === 1100;
   await deps.db
     .update(dashboardFiles)

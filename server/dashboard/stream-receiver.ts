@@ -31,7 +31,9 @@ export async function receiveStreamCallback(d: Pick<StreamsDeps, "db" | "publish
 
   const kind: StreamEvent["kind"] = body.statCode === 1 ? "end" : body.contentType === 1 ? "frame" : "audio";
   const now = new Date();
-  const [saved] = await d.db.insert(receivedCallbacks).values({ deliveryId, kind, requestId: stream.requestId, receivedAt: now, body }).returning({ id: receivedCallbacks.id });
+  // the unique (request_id, delivery_id) index settles two copies arriving at once: the second is a duplicate
+  const [saved] = await d.db.insert(receivedCallbacks).values({ deliveryId, kind, requestId: stream.requestId, receivedAt: now, body }).onConflictDoNothing().returning({ id: receivedCallbacks.id });
+  if (!saved) return { status: 200, body: { ok: true, duplicate: true } };
 
   const detail = (body.frameDetail ?? body.audioDetail) as { riskLevel?: string } | undefined;
   if (kind === "end") {

@@ -151,4 +151,12 @@ CREATE TABLE review_decisions (
 CREATE INDEX review_decisions_target_idx ON review_decisions (target_kind, target_id);
 `,
   },
+  {
+    id: "0101_received_callbacks_unique",
+    sql: `
+DELETE FROM received_callbacks a USING received_callbacks b
+  WHERE a.delivery_id IS NOT NULL AND a.delivery_id = b.delivery_id AND a.request_id = b.request_id AND a.id > b.id;
+CREATE UNIQUE INDEX received_callbacks_delivery_uniq ON received_callbacks (request_id, delivery_id);
+`,
+  },
 ];

@@ -141,4 +141,14 @@ describe("fuzz: the receiver route handlers over a real store", () => {
     const stored = await store.db.select().from(receivedCallbacks).where(eq(receivedCallbacks.requestId, VIDEO_ID));
     assert.ok(stored.length > 0, "valid stream callbacks were stored");
   });
+
+  test("the same delivery arriving twice at once is stored once; both copies are answered 200", async () => {
+    const body = structuredClone(VIDEO_STREAM_BODIES[0]);
+    body.requestId = `${VIDEO_ID}_v999`;
+    const raw = JSON.stringify(body);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => call(streamRoute, VIDEO_TOKEN, raw, "msg_twin_delivery")));
+    assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200, 200], JSON.stringify(answers.map((a) => a.body)));
+    const rows = await store.db.select().from(receivedCallbacks).where(eq(receivedCallbacks.deliveryId, "msg_twin_delivery"));
+    assert.equal(rows.length, 1);
+  });
 });
