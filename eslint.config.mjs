@@ -19,7 +19,7 @@ export default tseslint.config(
     // Next bundles route handlers and pages: a value import of server code would pull the engine (workers, ffmpeg, models) into the bundle
     files: ["app/**/*.ts", "app/**/*.tsx", "components/**/*.ts", "components/**/*.tsx"],
     rules: {
-      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [{ group: ["@/server/*", "!@/server/registry"], allowTypeImports: true, message: "reach server objects through @/server/registry (type imports are fine)" }] }],
+      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [{ group: ["@/server/*", "!@/server/registry", "!@/server/auth", "@/server/auth/*", "!@/server/auth/guard"], allowTypeImports: true, message: "reach server objects through @/server/registry (type imports are fine; route handlers wrap themselves in @/server/auth/guard)" }] }],
     },
   },
   { files: ["**/*.mjs", "**/*.cjs"], languageOptions: { globals: { process: "readonly", console: "readonly" } } },

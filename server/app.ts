@@ -9,11 +9,12 @@ import { openStore } from "./store/db";
 import { capabilityTable } from "./detect";
 import { startRtmpServer, type RtmpServer } from "./demo/rtmp-server";
 import { createDemo } from "./dashboard/demo";
-import { signingSecretFor } from "./callback/signer";
+import { inProcessFetch } from "./dashboard/in-process";
 import { createAuth } from "./auth";
 import { createAuthApi } from "./auth/api";
 import { parseCookies } from "./auth/cookies";
 import { gate, sameOrigin, type GateOptions } from "./auth/gate";
+import { readRequestTarget } from "./auth/request-target";
 import { can, SESSION_COOKIE } from "../lib/roles";
 import { RetentionJob } from "./store/retention";
 import { createStatus } from "./dashboard/status";
@@ -61,6 +62,11 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
 
   // slow-loris: a client must send its headers within 15 s and a whole request within 60 s (README "Security → Limits")
   const server = http.createServer({ headersTimeout: 15_000, requestTimeout: 60_000, connectionsCheckingInterval: 5_000 }, (req, res) => {
+    // one reading of the request target for every layer (engine, gate, Next): anything ambiguous is refused first
+    if (readRequestTarget(req.url ?? "/") === null) {
+      res.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", connection: "close" }).end(JSON.stringify({ error: "malformed request target" }));
+      return;
+    }
     if (engine?.handle(req, res)) return;
     if (nextHandler) return void dashboard(nextHandler, req, res);
     res.writeHead(404, { "content-type": "text/plain" }).end("not found");
@@ -101,9 +107,11 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   const dashboardApi = createDashboard({
     store,
     serviceBaseUrl: config.serviceBaseUrl ?? local,
-    accessKey: config.serviceAccessKey ?? engine?.keys[0] ?? "",
-    // the embedded service signs with CALLBACK_SIGNING_SECRET(S); a remote one with what SERVICE_SIGNING_SECRET names
-    signingSecret: remote ? config.callbackSigning.serviceSecret : signingSecretFor(config, config.serviceAccessKey ?? engine?.keys[0] ?? ""),
+    // a remote service: its accessKey over HTTP; the embedded one: in process, as the dashboard's own principal
+    accessKey: engine ? "" : (config.serviceAccessKey ?? ""),
+    fetch: engine ? inProcessFetch((p, body) => engine.call(p, body, config.publicBaseUrl ?? local)) : undefined,
+    // the embedded engine signs the dashboard's callbacks with a secret of its own; a remote one with what SERVICE_SIGNING_SECRET names
+    signingSecret: engine ? engine.dashboardSigningSecret : config.callbackSigning.serviceSecret,
     embedded: !remote,
     pollIntervalMs: config.dashboardPollIntervalMs,
     receiverOrigin: config.publicBaseUrl ?? local,

@@ -17,6 +17,8 @@ export interface Config {
   detectWorkers: number;
   fileConcurrency: number;
   maxConcurrentStreams: number;
+  /** DASHBOARD_MAX_STREAMS: running streams the embedded dashboard's own principal may hold */
+  dashboardMaxStreams: number;
   rtmpPort: number;
   rtmpHttpPort: number;
   fileMaxBytes: number;
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     detectWorkers: Math.max(1, Math.floor(num("DETECT_WORKERS", 1, env))),
     fileConcurrency: Math.max(1, Math.floor(num("FILE_CONCURRENCY", 1, env))),
     maxConcurrentStreams: Math.floor(num("MAX_CONCURRENT_STREAMS", 8, env)),
+    dashboardMaxStreams: Math.floor(num("DASHBOARD_MAX_STREAMS", 8, env)),
     rtmpPort: Math.floor(num("RTMP_PORT", 1935, env)),
     rtmpHttpPort: Math.floor(num("RTMP_HTTP_PORT", 8000, env)),
     fileMaxBytes: num("FILE_MAX_BYTES", 300 * 1024 * 1024, env),

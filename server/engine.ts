@@ -7,7 +7,8 @@ import { Dispatcher } from "./callback/dispatcher";
 import { callbackSigner } from "./callback/signer";
 import { createDetectPool, type Capability, type DetectPool } from "./detect";
 import { createAudioDetector, fileReferenceTracks, type AudioDetector } from "./detect/audio";
-import { handleService } from "./request/service-routes";
+import { callInProcess, handleService } from "./request/service-routes";
+import { DASHBOARD_PRINCIPAL } from "./service/principals";
 import { AccessKeys, dataDirSecret, resolveAccessKeys } from "./service/access-keys";
 import { MediaUrls } from "./service/media-urls";
 import { withMeasuredScores } from "./service/measured";
@@ -29,6 +30,10 @@ export interface Engine {
   /** The accepted keys; the first one is what the embedded dashboard uses. */
   keys: string[];
   generatedKey: boolean;
+  /** Secret the engine signs the embedded dashboard's callbacks with (its receivers always verify). */
+  dashboardSigningSecret: string;
+  /** One v4 call by the embedded dashboard, in process, as its own principal (server/service/principals.ts). */
+  call(path: string, body: unknown, baseUrl: string): Promise<object>;
   /** Serves the six v4 endpoints, /openapi.json, /capabilities and /media; false for other paths. */
   handle(req: http.IncomingMessage, res: http.ServerResponse): boolean;
   addOwnOrigin(origin: string): void;
@@ -77,11 +82,12 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
   const ownOrigins = new Set<string>();
   const ownMediaOrigins = new Set<string>();
   const ctxRef: { ctx?: EngineContext } = {};
+  const dashboardSigningSecret = `whsec_${(await dataDirSecret(config.dataDir, "dashboard-callbacks")).toString("base64")}`;
   const dispatcher = new Dispatcher({
     db: store.db,
     timeScale: config.callbackRetryTimeScale,
     checkTarget: (url) => checkCallbackTarget(ctxRef.ctx!, url),
-    sign: callbackSigner(config, store.db),
+    sign: callbackSigner(config, store.db, { [DASHBOARD_PRINCIPAL]: dashboardSigningSecret }),
     queueMax: { perKey: config.callbackQueueMax, total: config.callbackQueueMaxTotal },
     log,
   });
@@ -99,6 +105,8 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
     accessKeys: new AccessKeys(keys),
     keys,
     generatedKey: generated,
+    dashboardSigningSecret,
+    call: (p, body, baseUrl) => callInProcess(engine, p, body, baseUrl),
     handle: (req, res) => handleService(engine, req, res),
     addOwnOrigin: (o) => void ownOrigins.add(o),
     addOwnMediaOrigin: (o) => void ownMediaOrigins.add(o),

@@ -15,7 +15,14 @@ export interface AccessRule {
   audit?: string;
   /** state-changing but exempt from the CSRF token (it has its own check) */
   csrfExempt?: boolean;
+  /** largest request body (bytes) for a signed-in route; default JSON_BODY_MAX (public routes: BODY_MAX_BYTES) */
+  maxBodyBytes?: number;
 }
+
+/** Dashboard JSON bodies are small: anything larger is refused (413) before it is read. */
+export const JSON_BODY_MAX = 64 * 1024;
+/** Reference-list uploads (photos, images, audio): their own cap. */
+export const UPLOAD_BODY_MAX = 50 * 1024 * 1024;
 
 const ANY = "*";
 const WRITE = ["POST", "PUT", "PATCH", "DELETE"];
@@ -44,6 +51,7 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   { methods: ["POST"], path: /^\/api\/streams\/[^/]+\/close$/, access: "stream:close", audit: "stream.close" },
   { methods: ["POST"], path: /^\/api\/demo\/start$/, access: "stream:start", audit: "demo.start" },
   { methods: ["POST"], path: /^\/api\/reviews$/, access: "review:record", audit: "review.record" },
+  { methods: ["POST"], path: /^\/api\/lists\/(faces|images|audio)$/, access: "lists:edit", audit: "list.change", maxBodyBytes: UPLOAD_BODY_MAX },
   { methods: WRITE, path: /^\/api\/lists(\/|$)/, access: "lists:edit", audit: "list.change" },
   { methods: WRITE, path: /^\/api\/policy(\/|$)/, access: "policy:edit", audit: "policy.change" },
   // everything else: reading needs a session with "view"; unknown writes are supervisors'
@@ -53,9 +61,15 @@ export const ACCESS_RULES: readonly AccessRule[] = [
 
 export function accessRule(method: string, pathname: string): AccessRule {
   const m = method.toUpperCase();
-  return ACCESS_RULES.find((r) => (r.methods === ANY || r.methods.includes(m)) && r.path.test(pathname)) ?? ACCESS_RULES[ACCESS_RULES.length - 1];
+  const key = pathname.toLowerCase();
+  return ACCESS_RULES.find((r) => (r.methods === ANY || r.methods.includes(m)) && r.path.test(key)) ?? ACCESS_RULES[ACCESS_RULES.length - 1];
 }
 
 export function isSafeMethod(method: string): boolean {
   return ["GET", "HEAD", "OPTIONS"].includes(method.toUpperCase());
+}
+
+/** The body cap of a rule (signed-in routes; public ones use BODY_MAX_BYTES). */
+export function bodyLimit(rule: AccessRule): number {
+  return rule.maxBodyBytes ?? JSON_BODY_MAX;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { IDENTITY_HEADERS, REVIEW_DECISIONS, ROLES, type Role } from "../../lib/roles";
-import { AuthError, type Auth } from "./index";
+import { IDENTITY_HEADERS, REVIEW_DECISIONS, ROLES, SESSION_COOKIE, type Role } from "../../lib/roles";
+import { parseCookies } from "./cookies";
+import { AuthError, type Auth, type SessionInfo } from "./index";
 import { clearedCookies, sessionCookies } from "./gate";
 
 /** The dashboard's account, user, audit and review APIs: route handlers pass the Request here. */
@@ -46,6 +47,9 @@ const Review = z.object({
 
 export function createAuthApi(auth: Auth) {
   return {
+    /** The caller's session, read from its own cookie (route handlers check it themselves: server/auth/guard.ts). */
+    sessionOf: (req: Request) => auth.session(parseCookies(req.headers.get("cookie") ?? undefined).get(SESSION_COOKIE)),
+    checkCsrf: (session: SessionInfo, token: string | undefined) => auth.checkCsrf(session, token),
     async signIn(req: Request): Promise<Response> {
       try {
         const b = await body(req, SignIn);

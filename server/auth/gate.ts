@@ -1,10 +1,10 @@
 import type http from "node:http";
-import path from "node:path";
 import { can, CSRF_COOKIE, CSRF_HEADER, IDENTITY_HEADERS, SESSION_COOKIE, type SessionUser } from "../../lib/roles";
-import { accessRule, isSafeMethod } from "./access";
+import { accessRule, bodyLimit, isSafeMethod } from "./access";
 import { parseCookies, serializeCookie } from "./cookies";
 import { applySecurityHeaders } from "./headers";
 import { clientIp } from "../service/client-ip";
+import { readRequestTarget } from "./request-target";
 import type { Auth, SessionInfo } from "./index";
 
 
@@ -49,15 +49,21 @@ function page(res: http.ServerResponse, status: number, title: string, text: str
   res.end(html);
 }
 
-export function normalisePath(raw: string): string | null {
-  let p: string;
-  try {
-    p = decodeURIComponent(raw);
-  } catch {
-    return null;
+/** Answers 411/413 when a body is unbounded or larger than `max`; `required`: a body is expected (POST, …). */
+function refuseBody(req: http.IncomingMessage, res: http.ServerResponse, max: number, required: boolean): boolean {
+  const header = req.headers["content-length"];
+  const chunked = req.headers["transfer-encoding"] !== undefined;
+  if (header === undefined && !chunked && !required) return false;
+  if (header === undefined) {
+    json(res, 411, { error: "Content-Length required" });
+    return true;
   }
-  p = path.posix.normalize(p.startsWith("/") ? p : `/${p}`);
-  return p.length > 1 ? p.replace(/\/+$/, "") : p;
+  const length = Number(header);
+  if (!Number.isFinite(length) || length > max) {
+    json(res, 413, { error: `body larger than ${max} bytes` });
+    return true;
+  }
+  return false;
 }
 
 /** Response fields worth keeping in the audit log (ids of what was created or changed). */
@@ -97,20 +103,18 @@ function captureTarget(res: http.ServerResponse): () => Record<string, unknown> 
  */
 export async function gate(o: GateOptions, req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
   for (const h of Object.values(IDENTITY_HEADERS)) delete req.headers[h];
-  // the raw request target, not new URL(): "//users" would parse as a host. Rules match the path as a router
-  // would see it: %-escapes decoded, dot segments resolved, repeated and trailing slashes folded
-  const target = req.url ?? "/";
-  const q = target.indexOf("?");
-  const rawPath = q < 0 ? target : target.slice(0, q);
-  const search = q < 0 ? "" : target.slice(q);
-  // an encoded slash or backslash would route differently here and in Next: refused
-  const pathname = /%(2f|5c)/i.test(rawPath) ? null : normalisePath(rawPath);
-  if (pathname === null) {
-    json(res, 400, { error: "malformed path" });
+  // the path the router will serve, exactly: any target the gate and Next could read differently
+  // (fragment, backslash, dot segments, escaped structure, …) is refused (server/auth/request-target.ts)
+  const target = readRequestTarget(req.url ?? "/");
+  if (target === null) {
+    json(res, 400, { error: "malformed request target" });
     return true;
   }
+  const { pathname, search } = target;
+  // rules are matched without case, so a router that folds case can never reach a path the rules read otherwise
+  const key = pathname.toLowerCase();
   const method = (req.method ?? "GET").toUpperCase();
-  const isApi = pathname.startsWith("/api/");
+  const isApi = key.startsWith("/api/");
   const https = isHttps(req, o);
   applySecurityHeaders(req, res, { dev: o.dev, mediaOrigins: o.mediaOrigins, https });
   const ip = clientIp(req, o.trustProxy);
@@ -123,24 +127,15 @@ export async function gate(o: GateOptions, req: http.IncomingMessage, res: http.
     return true;
   }
   if (rule.access === "public") {
-    if (pathname === "/api/auth/signin" && !sameOrigin(req, o)) {
+    if (key === "/api/auth/signin" && !sameOrigin(req, o)) {
       json(res, 403, { error: "cross-site sign-in refused" });
       return true;
     }
     // strangers' bodies (callbacks, sign-in) are bounded before anything reads them
-    if (method === "POST") {
-      const length = Number(req.headers["content-length"]);
-      if (req.headers["content-length"] === undefined) {
-        json(res, 411, { error: "Content-Length required" });
-        return true;
-      }
-      if (!Number.isFinite(length) || length > o.maxPublicBodyBytes) {
-        json(res, 413, { error: `body larger than ${o.maxPublicBodyBytes} bytes` });
-        return true;
-      }
-    }
-    return false;
+    return method === "POST" && refuseBody(req, res, o.maxPublicBodyBytes, true);
   }
+  // signed-in routes too: a body is refused (411/413) before anything reads it
+  if (refuseBody(req, res, bodyLimit(rule), !isSafeMethod(method))) return true;
 
   const session: SessionInfo | null = await o.auth.session(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
   const user: SessionUser | null = session?.user ?? null;
@@ -156,7 +151,7 @@ export async function gate(o: GateOptions, req: http.IncomingMessage, res: http.
     audit("unauthenticated");
     return true;
   }
-  if (user.mustChangePassword && !/^\/(account$|api\/auth\/)/.test(pathname)) {
+  if (user.mustChangePassword && !/^\/(account$|api\/auth\/)/.test(key)) {
     if (isApi) json(res, 403, { error: "change your one-time password first (Account page)" });
     else res.writeHead(303, { location: "/account", "cache-control": "no-store" }).end();
     return true;

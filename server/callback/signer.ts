@@ -15,8 +15,9 @@ export function signingSecretFor(config: Pick<Config, "callbackSigning">, access
  * The dispatcher's `sign` hook: adds `webhook-signature` with the secret of the task's accessKey (looked up by
  * key id, the store never holds keys), or the global secret; no header when neither is configured.
  */
-export function callbackSigner(config: Pick<Config, "callbackSigning">, db: Db): DispatcherOptions["sign"] {
-  const byKeyId = new Map(Object.entries(config.callbackSigning.perKey).map(([key, secret]) => [keyId(key), secret]));
+export function callbackSigner(config: Pick<Config, "callbackSigning">, db: Db, byPrincipal: Record<string, string> = {}): DispatcherOptions["sign"] {
+  // per-principal secrets (the embedded dashboard's own) by key id, beside the per-accessKey ones
+  const byKeyId = new Map([...Object.entries(config.callbackSigning.perKey).map(([key, secret]) => [keyId(key), secret] as const), ...Object.entries(byPrincipal)]);
   const global = config.callbackSigning.secret;
   if (byKeyId.size === 0 && !global) return undefined;
   return async ({ id, requestId, timestampSec, body }): Promise<Record<string, string>> => {

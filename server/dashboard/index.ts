@@ -25,6 +25,8 @@ export interface DashboardOptions {
   publish: (e: FileProgressEvent) => void;
   publishStreamEvent: (e: StreamEvent) => void;
   publishStreamSummary: (s: StreamSummary) => void;
+  /** How the typed client reaches the service (the embedded engine: in process); default: HTTP fetch */
+  fetch?: typeof fetch;
   /** Secret the service signs callbacks with; receivers then verify every callback (401 otherwise). */
   signingSecret?: string | null;
 }
@@ -36,7 +38,7 @@ export type Dashboard = ReturnType<typeof createDashboard>;
 
 /** The dashboard's server side: talks to a v4 service through the typed client and keeps its own records. */
 export function createDashboard(o: DashboardOptions) {
-  const client: ModerationClient = createModerationClient({ baseUrl: o.serviceBaseUrl, accessKey: o.accessKey });
+  const client: ModerationClient = createModerationClient({ baseUrl: o.serviceBaseUrl, accessKey: o.accessKey, fetch: o.fetch });
   const db = o.store.db;
   const streams = createStreamsDashboard({ db, client, serviceBaseUrl: o.serviceBaseUrl, receiverOrigin: o.receiverOrigin, publishEvent: o.publishStreamEvent, publishSummary: o.publishStreamSummary, signingSecret: o.signingSecret });
 

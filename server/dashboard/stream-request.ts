@@ -3,7 +3,9 @@ import type { StreamStartInput } from "../../lib/dashboard-api";
 
 /** The dashboard's start form → a /videostream/v4 or /audiostream/v4 body (accessKey added by the client). */
 export function toStreamRequest(input: StreamStartInput, receiverUrl: string): { ok: true; body: Record<string, unknown> } | { ok: false; error: string } {
-  const flags = { returnAllText: input.returnAllText ? 1 : 0, returnFinishInfo: input.returnFinishInfo ? 1 : 0 };
+  // the dashboard always asks for the stream-end: a stream that ends by any cause (source gone, retries
+  // exhausted, closed elsewhere) is then shown ended at once, with its reason
+  const flags = { returnAllText: input.returnAllText ? 1 : 0, returnFinishInfo: 1 };
   const steps = { ...(input.audioDetectStep ? { audioDetectStep: input.audioDetectStep } : {}) };
   const audioTypes = input.audioTypes.filter((t) => t !== "NONE");
   if (input.kind === "audio") {

@@ -23,7 +23,17 @@ const ROOM_PATTERN = /^(files|streams|file:[0-9a-f]{32}|stream:[0-9a-f]{32})$/;
 
 /** socket.io on the same HTTP server as Next; clients join named rooms and get typed events. */
 export function createHub(server: http.Server, authorize: (req: http.IncomingMessage) => Promise<HubIdentity | null>): Hub {
-  const io = new Server<ClientToServerEvents, ServerToClientEvents>(server, { serveClient: false, cors: { origin: false } });
+  const io = new Server<ClientToServerEvents, ServerToClientEvents>(server, {
+    serveClient: false,
+    cors: { origin: false },
+    // no engine.io session at all for a caller without a dashboard session (checked at the handshake)
+    allowRequest: (req, fn) => {
+      authorize(req).then(
+        (who) => fn(who ? null : "sign in required", who !== null),
+        () => fn("sign in required", false),
+      );
+    },
+  });
   // every connection carries the dashboard's session cookie; checked once per connection
   io.use((socket, next) => {
     authorize(socket.request)

@@ -15,6 +15,7 @@ import { queryVideoFile, submitVideoFile, type VideoFileRequest as VideoFileTask
 import { RateLimiter } from "../service/rate-limit";
 import { BodyError, readJson, unstorable } from "./body";
 import { clientIp } from "../service/client-ip";
+import { DASHBOARD_PRINCIPAL } from "../service/principals";
 
 type Verb<S extends z.ZodType> = (engine: Engine, input: z.output<S>, keyId: string, baseUrl: string) => Promise<object>;
 
@@ -80,7 +81,7 @@ export function handleService(engine: Engine, req: http.IncomingMessage, res: ht
     return true;
   }
   if (p === "/openapi.json" && req.method === "GET") {
-    send(res, 200, buildOpenApi({ serverUrl: baseUrlOf(engine, req) }));
+    send(res, 200, buildOpenApi({ serverUrl: engine.ctx.config.publicBaseUrl ?? undefined }));
     return true;
   }
   if (p === "/capabilities/v4" && (req.method === "GET" || req.method === "POST")) {
@@ -125,11 +126,7 @@ async function answer(engine: Engine, r: Route | undefined, req: http.IncomingMe
       throw noPermission();
     }
     if (!perKey.take(keyId)) throw qpsLimit(`more than ${perKey.perMinute} requests a minute for this accessKey`, perKey.retryAfterSec(keyId));
-    const refused = unstorable(raw);
-    if (refused) throw invalid(refused);
-    const parsed = r.schema.safeParse(raw);
-    if (!parsed.success) throw invalid(describeZodError(parsed.error).replace(/^invalid parameter\s*/i, ""));
-    send(res, 200, await r.verb(engine, parsed.data, keyId, baseUrlOf(engine, req)));
+    send(res, 200, await run(engine, r, raw, keyId, baseUrlOf(engine, req)));
   } catch (err) {
     if (err instanceof ApiError) {
       const extra: http.OutgoingHttpHeaders = unread ? { connection: "close" } : {};
@@ -139,6 +136,34 @@ async function answer(engine: Engine, r: Route | undefined, req: http.IncomingMe
     }
     engine.ctx.log(`service error on ${req.url}: ${(err as Error).stack ?? err}`);
     send(res, 200, { code: Code.SERVICE_FAILURE, message: codeMessage(Code.SERVICE_FAILURE), requestId: newRequestId() });
+  }
+}
+
+/** Contract validation, then the verb, for one principal (an accessKey's id, or the dashboard's). */
+async function run(engine: Engine, r: Route, raw: object, keyId: string, baseUrl: string): Promise<object> {
+  const refused = unstorable(raw);
+  if (refused) throw invalid(refused);
+  const parsed = r.schema.safeParse(raw);
+  if (!parsed.success) throw invalid(describeZodError(parsed.error).replace(/^invalid parameter\s*/i, ""));
+  return r.verb(engine, parsed.data, keyId, baseUrl);
+}
+
+/**
+ * The embedded dashboard's calls: in process, as its own principal (DASHBOARD_PRINCIPAL), never over the
+ * public port. No accessKey, no public rate budget; its tasks are invisible to every public accessKey.
+ * Answers exactly what the HTTP endpoint would (business codes, never a throw).
+ */
+export async function callInProcess(engine: Engine, path: string, raw: unknown, baseUrl: string): Promise<object> {
+  try {
+    const r = SERVICE_PATHS.includes(path) ? ROUTES[path] : undefined;
+    if (!r) throw invalid(`no such endpoint ${path}`);
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw invalid("body must be a JSON object");
+    // the contract requires an accessKey field: the principal's name stands in (it is never checked or stored)
+    return await run(engine, r, { ...raw, accessKey: DASHBOARD_PRINCIPAL }, DASHBOARD_PRINCIPAL, baseUrl);
+  } catch (err) {
+    if (err instanceof ApiError) return { code: err.code, message: err.message, requestId: newRequestId() };
+    engine.ctx.log(`service error on ${path} (dashboard): ${(err as Error).stack ?? err}`);
+    return { code: Code.SERVICE_FAILURE, message: codeMessage(Code.SERVICE_FAILURE), requestId: newRequestId() };
   }
 }
 

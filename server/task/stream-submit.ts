@@ -9,6 +9,7 @@ import { streamIdentity } from "./stream-identity";
 import type { StreamRunner } from "./stream-runner";
 import { initialStreamState, type StreamRequest } from "./stream-task";
 import { requireOutboxRoom } from "./outbox-policy";
+import { DASHBOARD_PRINCIPAL } from "../service/principals";
 import { checkCallbackTarget, checkMediaSource, requireAllowed } from "./url-policy";
 
 type Product = "videostream" | "audiostream";
@@ -33,7 +34,9 @@ export async function submitStream(ctx: EngineContext, runner: StreamRunner, pro
   const identity = streamIdentity(data);
   const dup = runner.findDuplicate(product, keyId, identity);
   if (dup) return { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS), requestId: dup, detail: { errorCode: DUPLICATE_STREAM_ERROR_CODE, dupRequestId: dup } };
-  if (runner.countFor(keyId) >= ctx.config.maxConcurrentStreams) throw tooMany(product, `at most ${ctx.config.maxConcurrentStreams} concurrent streams per accessKey`);
+  const dashboard = keyId === DASHBOARD_PRINCIPAL;
+  const max = dashboard ? ctx.config.dashboardMaxStreams : ctx.config.maxConcurrentStreams;
+  if (runner.countFor(keyId) >= max) throw tooMany(product, dashboard ? `at most ${max} concurrent dashboard streams (DASHBOARD_MAX_STREAMS)` : `at most ${max} concurrent streams per accessKey`);
   await requireOutboxRoom(ctx, keyId);
 
   const now = new Date();

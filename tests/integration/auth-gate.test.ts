@@ -158,12 +158,34 @@ describe("dashboard gate", () => {
     assert.equal((await call("/api/streams", { method: "POST", client: r, body: {} })).status, 403);
     assert.equal((await call("/api/streams/abc/close", { method: "POST", client: admin })).status, 200);
     assert.equal((await call("/api/unknown-thing", { method: "POST", client: m })).status, 403, "unlisted writes are supervisors' only");
-    // the path as a router would see it: escapes, repeated/trailing slashes and dot segments cannot dodge a rule
-    for (const p of ["/%75sers", "/users/", "//users", "/files/%2e%2e/users", "/api/%75sers", "/api//users"]) assert.equal((await call(p, { client: m })).status, 403, p);
-    for (const p of ["/api/streams/abc/close/", "/api/streams//abc/close", "/api/%6Cists/faces"]) assert.equal((await call(p, { method: "POST", client: m })).status, 403, p);
+    // a trailing slash is folded (Next redirects it): the rule of the path without it applies
+    for (const p of ["/users/", "/USERS", "/Api/Users"]) assert.equal((await call(p, { client: m })).status, 403, p);
+    assert.equal((await call("/api/streams/abc/close/", { method: "POST", client: m })).status, 403);
+    // any target the gate and the router could read differently is refused before anything runs
+    for (const p of ["/%75sers", "//users", "/api/%75sers", "/api//users", "/api/users;x"]) assert.equal((await call(p, { client: m })).status, 400, p);
+    for (const p of ["/api/streams//abc/close", "/api/%6Cists/faces"]) assert.equal((await call(p, { method: "POST", client: m })).status, 400, p);
     assert.equal((await call("/api/streams/%E0%A4%A", { client: m })).status, 400, "a malformed escape is refused");
     assert.equal((await call("/api/streams/x%2F..%2F..%2Freceiver/close", { method: "POST", client: m })).status, 400, "an encoded slash is refused");
     assert.equal((await call("/api/users", { method: "HEAD", client: m })).status, 403, "HEAD needs what GET needs");
+  });
+
+  test("security review #9.1: a fragment cannot fold a protected path into a public one", async () => {
+    // fetch() drops fragments: send the raw request target as the reviewer's curl did
+    const raw = (target: string, method = "POST") =>
+      new Promise<number>((resolve, reject) => {
+        const body = JSON.stringify({ username: "evil1", role: "supervisor" });
+        const r = http.request(`${base}/`, { method, path: target, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        r.on("error", reject);
+        r.end(body);
+      });
+    for (const target of ["/api/users#/../../api/receiver/x", "/api/streams/abc/close#/../../../../api/receiver/x", "/api/audit#/../../api/receiver/x", "/api/receiver/x/../../users", "/api/receiver/x/%2e%2e/%2e%2e/users", "http://evil.example/api/users", "/api/receiver\\..\\..\\users"]) {
+      assert.equal(await raw(target), 400, target);
+    }
+    assert.equal(await raw("/api/users#x", "GET"), 400);
+    assert.equal((await auth.listUsers()).some((u) => u.username === "evil1"), false, "no account was created");
   });
 
   test("CSRF: state-changing requests need the session's token and a same-site origin", async () => {

@@ -79,18 +79,22 @@ describe("signed callbacks, outbound guard and bounded outbox (ALLOW_PRIVATE_NET
     const body = JSON.stringify({ code: 1905, message: "Unrecognized content: test", requestId: "sig-req-1", btId: "sig-bt-1" });
     await db.insert(dashboardFiles).values({ requestId: "sig-req-1", btId: "sig-bt-1", url: gone, serviceBaseUrl: svc.url, receiverToken: hashToken("sig-token"), status: "queued", createdAt: new Date() });
     const now = Math.floor(Date.now() / 1000);
+    const dashSecret = svc.engine!.dashboardSigningSecret;
+    assert.notEqual(dashSecret, GLOBAL_SECRET);
     const cases: Array<[string, Record<string, string>, number, RegExp?]> = [
       ["unsigned", { "webhook-id": "msg_u" }, 401, /unsigned/],
       ["forged", webhookHeaders("not the secret", "msg_f", now, body), 401, /does not match/],
-      ["stale", webhookHeaders(GLOBAL_SECRET, "msg_s", now - 600, body), 401, /window/],
-      ["genuine", webhookHeaders(GLOBAL_SECRET, "msg_g", now, body), 200],
+      // the embedded dashboard is its own principal with its own secret: the public keys' secret cannot forge its callbacks
+      ["public key's secret", webhookHeaders(GLOBAL_SECRET, "msg_p", now, body), 401, /does not match/],
+      ["stale", webhookHeaders(dashSecret, "msg_s", now - 600, body), 401, /window/],
+      ["genuine", webhookHeaders(dashSecret, "msg_g", now, body), 200],
     ];
     for (const [name, h, status, error] of cases) {
       const answer = await dashboard.receiveFileCallback("sig-token", body, new Headers(h));
       assert.equal(answer.status, status, `${name}: ${JSON.stringify(answer)}`);
       if (error) assert.match(String(answer.body.error), error, name);
     }
-    const tampered = await dashboard.receiveFileCallback("sig-token", body.replace("1905", "1100"), new Headers(webhookHeaders(GLOBAL_SECRET, "msg_t", now, body)));
+    const tampered = await dashboard.receiveFileCallback("sig-token", body.replace("1905", "1100"), new Headers(webhookHeaders(dashSecret, "msg_t", now, body)));
     assert.equal(tampered.status, 401);
     const stream = await dashboard.streams.receive("any-token", body, new Headers(webhookHeaders("not the secret", "msg_x", now, body)));
     assert.equal(stream.status, 401, "stream receiver checks the signature before anything else");

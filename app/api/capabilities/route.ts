@@ -1,8 +1,9 @@
 import { getRegistry } from "@/server/registry";
 import { json } from "../respond";
+import { guard } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
 
-export function GET() {
+export const GET = guard("/api/capabilities", () => {
   return json({ capabilities: getRegistry().dashboard.capabilities() });
-}
+});

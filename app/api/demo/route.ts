@@ -1,9 +1,10 @@
 import { getRegistry } from "@/server/registry";
 import { json } from "../respond";
+import { guard } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
 
-export function GET(req: Request) {
+export const GET = guard("/api/demo", (req: Request) => {
   const host = req.headers.get("host")?.replace(/:\d+$/, "");
   return json(getRegistry().demo.info(host));
-}
+});

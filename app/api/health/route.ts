@@ -1,9 +1,10 @@
 import { getRegistry } from "@/server/registry";
 import { json } from "../respond";
+import { guard } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
 
-export function GET() {
+export const GET = guard("/api/health", () => {
   const r = getRegistry();
   return json({ ok: true, embedded: r.engine !== null });
-}
+});

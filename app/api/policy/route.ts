@@ -1,5 +1,6 @@
 import { getRegistry } from "@/server/registry";
 import { badRequest, json } from "../respond";
+import { guard } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
 
@@ -20,13 +21,13 @@ async function call(req: Request | null, fn: (p: Policy, body: unknown) => Promi
 }
 
 /** The effective thresholds per detector and label (defaults, overrides, what applies). */
-export const GET = () => call(null, (p) => p.get());
+export const GET = guard("/api/policy", () => call(null, (p) => p.get()));
 
 /** Merges `{ rules: { "<key>": { review?, reject?, enabled? } } }` into the overrides. */
-export const PATCH = (req: Request) => call(req, (p, body) => p.update(body));
+export const PATCH = guard("/api/policy", (req: Request) => call(req, (p, body) => p.update(body)));
 
 /** Replaces every override with the given ones. */
-export const PUT = (req: Request) => call(req, (p, body) => p.replace(body));
+export const PUT = guard("/api/policy", (req: Request) => call(req, (p, body) => p.replace(body)));
 
 /** Back to the defaults: `?key=<rule>` for one rule, all without it. */
-export const DELETE = (req: Request) => call(null, (p) => p.reset(new URL(req.url).searchParams.get("key")));
+export const DELETE = guard("/api/policy", (req: Request) => call(null, (p) => p.reset(new URL(req.url).searchParams.get("key"))));

@@ -1,6 +1,7 @@
 import { getRegistry } from "@/server/registry";
+import { guard } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
 
-export const GET = (req: Request) => getRegistry().auth.reviews(req);
-export const POST = (req: Request) => getRegistry().auth.recordReview(req);
+export const GET = guard("/api/reviews", (req: Request) => getRegistry().auth.reviews(req));
+export const POST = guard("/api/reviews", (req: Request) => getRegistry().auth.recordReview(req));

@@ -1,6 +1,7 @@
 import { getRegistry } from "@/server/registry";
+import { guard } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
 
-export const GET = () => getRegistry().auth.users();
-export const POST = (req: Request) => getRegistry().auth.createUser(req);
+export const GET = guard("/api/users", () => getRegistry().auth.users());
+export const POST = guard("/api/users", (req: Request) => getRegistry().auth.createUser(req));

@@ -1,5 +1,6 @@
 import { getRegistry } from "@/server/registry";
+import { guard } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
 
-export const POST = (req: Request) => getRegistry().auth.changePassword(req);
+export const POST = guard("/api/auth/password", (req: Request) => getRegistry().auth.changePassword(req));

@@ -1,6 +1,7 @@
 import { LIST_KINDS, type ListKind } from "@/lib/dashboard-api";
 import { getRegistry } from "@/server/registry";
 import { badRequest, json } from "../../respond";
+import { guard } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +15,7 @@ function target(kind: string) {
 }
 
 /** Adds an uploaded photo / image / audio file (multipart: list, entry, file) to a reference list. */
-export async function POST(req: Request, ctx: { params: Promise<{ kind: string }> }) {
+export const POST = guard("/api/lists/[kind]", async (req: Request, ctx: { params: Promise<{ kind: string }> }) => {
   const t = target((await ctx.params).kind);
   if (t.error) return t.error;
   const form = await req.formData().catch(() => null);
@@ -27,9 +28,9 @@ export async function POST(req: Request, ctx: { params: Promise<{ kind: string }
   } catch (err) {
     return json({ error: (err as Error).message }, 422);
   }
-}
+});
 
-export async function DELETE(req: Request, ctx: { params: Promise<{ kind: string }> }) {
+export const DELETE = guard("/api/lists/[kind]", async (req: Request, ctx: { params: Promise<{ kind: string }> }) => {
   const t = target((await ctx.params).kind);
   if (t.error) return t.error;
   const q = new URL(req.url).searchParams;
@@ -39,4 +40,4 @@ export async function DELETE(req: Request, ctx: { params: Promise<{ kind: string
     return badRequest((err as Error).message); // an unknown list name: the stores validate before touching anything
   }
   return json({ ok: true });
-}
+});

@@ -1,5 +1,6 @@
 import { getRegistry } from "@/server/registry";
 import { badRequest, json } from "../../respond";
+import { guard } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
 
@@ -20,13 +21,13 @@ async function change(req: Request | null, fn: (k: Keywords, body: unknown) => P
 }
 
 /** Adds a word or phrase: `{ scope: "image" | "speech", list, entry }`. */
-export const POST = (req: Request) => change(req, (k, body) => k.add(body));
+export const POST = guard("/api/lists/keywords", (req: Request) => change(req, (k, body) => k.add(body)));
 
 /** Creates a list mapped to a label: `{ scope, list, type, riskLevel, labels: [l1, l2, l3] }`. */
-export const PUT = (req: Request) => change(req, (k, body) => k.createList(body));
+export const PUT = guard("/api/lists/keywords", (req: Request) => change(req, (k, body) => k.createList(body)));
 
 /** `?scope=&list=&entry=` removes an entry; without `entry`, deletes a list an operator created. */
-export function DELETE(req: Request) {
+export const DELETE = guard("/api/lists/keywords", (req: Request) => {
   const q = Object.fromEntries(new URL(req.url).searchParams);
   return change(null, (k) => (q.entry === undefined ? k.deleteList(q) : k.remove(q)));
-}
+});
