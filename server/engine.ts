@@ -19,6 +19,7 @@ import { StreamRunner } from "./task/stream-runner";
 import { createLists, type Lists } from "./dashboard/lists";
 import { checkCallbackTarget } from "./task/url-policy";
 import { redactSecrets } from "./service/redact";
+import { missingPackages } from "./setup/debian-packages";
 
 export interface Engine {
   ctx: EngineContext;
@@ -114,7 +115,8 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
       await detect.ready();
       await audio.ready().catch((err: Error) => {
         // e.g. Debian pocketsphinx / fpcalc not installed: audio types are then listed unsupported and not applied
-        audioDown = err.message;
+        const missing = missingPackages().filter((m) => m !== "ffmpeg");
+        audioDown = missing.length ? `${err.message} (Debian packages missing: install with \`sudo apt-get install -y ${missing.join(" ")}\`)` : err.message;
         log(`audio detector unavailable: ${err.message}`);
       });
       dispatcher.start();

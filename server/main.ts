@@ -1,14 +1,19 @@
 import { loadConfig } from "./config";
 import { startApp } from "./app";
+import { ensureProductPackages } from "./setup/debian-packages";
 
 /** Entry point of `npm run dev` / `npm start`: dashboard + embedded moderation service on one port. */
 const config = loadConfig();
+// the first command of the README gives the whole product: Debian packages the audio engines need (README "Set-up")
+if (!config.serviceBaseUrl) ensureProductPackages({ auto: process.env.AUTO_INSTALL_PACKAGES !== "0", log: (m) => console.log(m) });
 const app = await startApp(config, { withNext: !config.serviceOnly });
 const shown = config.host === "0.0.0.0" ? `http://localhost:${app.port}` : `http://${config.host}:${app.port}`;
 console.log(`> ready on ${shown} (${config.dev ? "development" : "production"}, data in ${config.dataDir})`);
 if (app.engine) {
   console.log(`> moderation service: POST ${shown}/video/v4 … (OpenAPI: ${shown}/openapi.json)`);
+  // printed at every start (README "Set-up"); configured keys (MODERATION_ACCESS_KEYS) are the operator's and never logged
   if (app.engine.generatedKey) console.log(`> accessKey (generated, kept in ${config.dataDir}/access-key): ${app.engine.keys[0]}`);
+  else console.log(`> accessKeys: ${app.engine.keys.length} configured by MODERATION_ACCESS_KEYS (not printed)`);
 } else {
   console.log(`> dashboard drives the remote service at ${config.serviceBaseUrl}`);
 }

@@ -5,14 +5,22 @@ import { apiJson } from "@/components/api/http";
 import ErrorNote from "@/components/ui/ErrorNote";
 import { Field, inputCls } from "@/components/ui/form";
 
-/** Only this origin's pages are followed after sign-in (no open redirect: resolved as the browser would). */
+/**
+ * Only this origin's pages are followed after sign-in (no open redirect): `next` is resolved against the page's
+ * origin as the browser would, accepted only when the result has that same origin, and returned as an absolute
+ * URL of it — never a path a browser could read as protocol-relative ("/.//evil.example" resolves to the path
+ * "//evil.example", which `location.assign` would take to another host). Repeated slashes are folded.
+ */
 export function safeNext(next: string | null, origin: string): string {
-  if (!next) return "/streams";
+  const home = `${origin}/streams`;
+  if (!next) return home;
   try {
-    const u = new URL(next, origin);
-    return u.origin === origin ? u.pathname + u.search + u.hash : "/streams";
+    const u = new URL(next, `${origin}/`);
+    if (u.origin !== origin) return home;
+    const target = new URL(`${u.pathname.replace(/\/{2,}/g, "/")}${u.search}${u.hash}`, `${origin}/`);
+    return target.origin === origin ? target.href : home;
   } catch {
-    return "/streams";
+    return home;
   }
 }
 

@@ -66,7 +66,13 @@ test.describe("signed out", () => {
     const socket = io(baseURL, { transports: ["websocket"], reconnection: false });
     const err = await new Promise<Error>((resolve) => socket.on("connect_error", resolve));
     socket.close();
-    expect(err.message).toBe("sign in required");
+    // refused at the engine.io handshake (allowRequest): the websocket upgrade itself is answered 403
+    expect(err.message).toBe("websocket error");
+    expect(socket.connected).toBe(false);
+    const polling = io(baseURL, { transports: ["polling"], reconnection: false });
+    const refused = await new Promise<Error & { context?: { status?: number } }>((resolve) => polling.on("connect_error", resolve));
+    polling.close();
+    expect(refused.message).toBe("xhr poll error");
   });
 });
 

@@ -7,9 +7,11 @@ import { accessRule } from "../../server/auth/access";
 
 test("after sign-in only this origin's pages are followed", () => {
   const o = "https://mod.example";
-  assert.equal(safeNext("/files?x=1#a", o), "/files?x=1#a");
-  for (const evil of ["//evil.com", "/\t/evil.com", "/\n/evil.com", "/\\evil.com", "https://evil.com/", "javascript:alert(1)", "\\\\evil.com"]) assert.equal(safeNext(evil, o), "/streams", JSON.stringify(evil));
-  assert.equal(safeNext(null, o), "/streams");
+  assert.equal(safeNext("/files?x=1#a", o), "https://mod.example/files?x=1#a");
+  for (const evil of ["//evil.com", "/\t/evil.com", "/\n/evil.com", "/\\evil.com", "https://evil.com/", "javascript:alert(1)", "\\\\evil.com"]) assert.equal(safeNext(evil, o), "https://mod.example/streams", JSON.stringify(evil));
+  assert.equal(safeNext(null, o), "https://mod.example/streams");
+  // security review #9.4: dot segments that leave a protocol-relative path stay on this origin
+  for (const [next, want] of [["/.//evil.example/phish", "/evil.example/phish"], ["/..//evil.example/phish", "/evil.example/phish"], ["/a/..//evil.example", "/evil.example"], ["/%2e//evil.example", "/evil.example"]]) assert.equal(safeNext(next, o), `https://mod.example${want}`, next);
 });
 
 test("behind a trusted proxy the client is the hop the proxy appended, not what the client claims", () => {
