@@ -109,7 +109,9 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     serviceBaseUrl: config.serviceBaseUrl ?? local,
     // a remote service: its accessKey over HTTP; the embedded one: in process, as the dashboard's own principal
     accessKey: engine ? "" : (config.serviceAccessKey ?? ""),
-    fetch: engine ? inProcessFetch((p, body) => engine.call(p, body, config.publicBaseUrl ?? local)) : undefined,
+    // media links in the dashboard's own results are relative ("/media/…?exp&sig"): the browser loads them
+    // same-origin under whatever name it uses for this server (localhost, 127.0.0.1, a proxy's name)
+    fetch: engine ? inProcessFetch((p, body) => engine.call(p, body, "")) : undefined,
     // the embedded engine signs the dashboard's callbacks with a secret of its own; a remote one with what SERVICE_SIGNING_SECRET names
     signingSecret: engine ? engine.dashboardSigningSecret : config.callbackSigning.serviceSecret,
     embedded: !remote,
