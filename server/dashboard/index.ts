@@ -70,7 +70,8 @@ export function createDashboard(o: DashboardOptions) {
       const callback = input.callback?.trim() || `${o.receiverOrigin}/api/receiver/file/${token}`;
       const built = toVideoRequest(input, btId, callback);
       if (!built.ok) return built;
-      const ack = await client.video(built.body).catch((err: Error) => ({ code: -1, message: err.message, requestId: "" }));
+      // the body was built from the form (toVideoRequest); the service validates it against the contract
+      const ack = await client.video(built.body as Parameters<ModerationClient["video"]>[0]).catch((err: Error) => ({ code: -1, message: err.message, requestId: "" }));
       if (ack.code !== 1100) return { ok: false, code: ack.code > 0 ? ack.code : undefined, error: ack.message };
       await db.insert(dashboardFiles).values({
         requestId: ack.requestId,

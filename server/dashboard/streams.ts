@@ -56,8 +56,9 @@ export function createStreamsDashboard(d: StreamsDeps) {
       const token = crypto.randomBytes(24).toString("base64url");
       const built = toStreamRequest(input, `${d.receiverOrigin}/api/receiver/stream/${token}`);
       if (!built.ok) return built;
-      const call = input.kind === "video" ? d.client.videostream : d.client.audiostream;
-      const ack = await call(built.body).catch((err: Error) => ({ code: -1, message: err.message, requestId: "" }) as Record<string, unknown>);
+      // the body was built from the form (toStreamRequest); the service validates it against the contract
+      const call = input.kind === "video" ? () => d.client.videostream(built.body as never) : () => d.client.audiostream(built.body as never);
+      const ack = await call().catch((err: Error) => ({ code: -1, message: err.message, requestId: "" }) as Record<string, unknown>);
       const detail = ack.detail as { errorCode?: number; errorcode?: number; dupRequestId?: string } | undefined;
       if (detail?.dupRequestId) return { ok: false, code: detail.errorCode ?? detail.errorcode ?? 1001, dupRequestId: detail.dupRequestId, error: "this stream is already being moderated" };
       if (ack.code !== 1100) return { ok: false, code: (ack.code as number) > 0 ? (ack.code as number) : undefined, error: String(ack.message) };

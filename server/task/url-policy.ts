@@ -28,7 +28,11 @@ export async function requireAllowed(field: string, check: () => Promise<unknown
   try {
     await check();
   } catch (err) {
-    if (err instanceof UrlRefusedError) throw invalid(`${field} refused (${err.reason}): ${err.message}`);
+    if (err instanceof UrlRefusedError) {
+      // say how to allow it when the operator may: local test media and receivers need ALLOW_PRIVATE_NETWORKS=1
+      const hint = err.reason === "private-address" ? " (set ALLOW_PRIVATE_NETWORKS=1 on the server to allow loopback and private addresses)" : "";
+      throw invalid(`${field} refused (${err.reason}): ${err.message}${hint}`);
+    }
     if (err instanceof TypeError) throw invalid(`${field} is not a valid URL`);
     throw err;
   }
