@@ -82,7 +82,11 @@ export default function UsersPage() {
               <tr key={u.id} className="border-t border-surface-line" data-testid="user-row" data-username={u.username}>
                 <td className="px-3 py-2 font-mono">{u.username}</td>
                 <td className="px-3 py-2">
-                  <select aria-label={`role of ${u.username}`} className={`${inputCls} w-36`} value={u.role} disabled={u.id === me?.id} onChange={(e) => change.mutate({ id: u.id, role: e.target.value as Role })}>
+                  <select aria-label={`role of ${u.username}`} className={`${inputCls} w-36`} value={u.role} disabled={u.id === me?.id} onChange={(e) => {
+                      const next = e.target.value as Role;
+                      // a role change ends the account's sessions at once: ask first (the select stays as it was otherwise)
+                      if (window.confirm(`Change ${u.username} from ${u.role} to ${next}? Their sessions end at once. ${next}s: ${ROLE_DESCRIPTIONS[next]}.`)) change.mutate({ id: u.id, role: next });
+                    }}>
                     {ROLES.map((r) => (
                       <option key={r} value={r}>
                         {r}

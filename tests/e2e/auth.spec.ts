@@ -112,6 +112,15 @@ test("supervisors manage accounts and read the audit log; pages run under a stri
   await expect(page.getByTestId("one-time-password")).toHaveText(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
   const row = page.locator('[data-testid="user-row"][data-username="mod-made-in-ui"]');
   await expect(row).toContainText("one-time password pending");
+  // a role change asks first: dismissed, nothing changes; accepted, it applies
+  page.once("dialog", (d) => void d.dismiss());
+  await row.getByRole("combobox").selectOption("reviewer");
+  await expect(row.getByRole("combobox")).toHaveValue("moderator");
+  await expect(page.getByTestId("user-changed")).toHaveCount(0);
+  page.once("dialog", (d) => {
+    expect(d.message()).toContain("from moderator to reviewer");
+    void d.accept();
+  });
   await row.getByRole("combobox").selectOption("reviewer");
   await expect(page.getByTestId("user-changed")).toContainText("role reviewer");
 
