@@ -67,8 +67,9 @@ export interface StreamSummary {
   url: string;
   title: string | null;
   status: "running" | "ended";
-  /** risk of the most recent frame/segment result */
+  /** risk of the most recent checked frame or segment result (frames the detectors skipped never count) */
   currentRisk: RiskLevel | null;
+  /** worst checked result */
   worstRisk: RiskLevel | null;
   lastResultAt: string | null; // ISO
   startedAt: string; // ISO
@@ -78,6 +79,14 @@ export interface StreamSummary {
   endReason: string | null;
   frames: number;
   segments: number;
+  /** frames the detectors looked at / did not (auxInfo.detectType 2); frames = the two together */
+  framesChecked: number;
+  framesNotChecked: number;
+  /** frames received in the minute before the last result, and how many of them were not checked (running streams) */
+  framesLastMinute: number;
+  notCheckedLastMinute: number;
+  /** detectStep the dashboard asked for (null = every frame) */
+  detectStep: number | null;
 }
 
 /** One callback the dashboard's receiver accepted, as shown on the timeline. `id` grows monotonically. */

@@ -38,9 +38,23 @@ export interface QueueDepths {
   callbacksPending: number;
 }
 
+/** A running stream whose detection fell behind: fewer frames checked in the last minute than it asked for. */
+export interface StreamBehind {
+  requestId: string;
+  kind: "video" | "audio";
+  title: string | null;
+  url: string;
+  framesLastMinute: number;
+  notCheckedLastMinute: number;
+  detectStep: number | null;
+  lastResultAt: string | null;
+}
+
 export interface StatusReport {
   disk: DiskUse;
   retention: RetentionStatus;
   /** null when the dashboard drives a remote service (no engine runs here) */
   queues: QueueDepths | null;
+  /** running streams with detection behind (the dashboard's own streams, from the results it received) */
+  streamsBehind: StreamBehind[];
 }

@@ -5,6 +5,7 @@ import { formatDateTime } from "@/components/ui/format";
 import DiskUsePanel from "./DiskUsePanel";
 import QueuesPanel from "./QueuesPanel";
 import RetentionPanel from "./RetentionPanel";
+import StreamsBehindPanel from "./StreamsBehindPanel";
 import { useStatusQuery } from "./useStatusQuery";
 
 export default function StatusPage() {
@@ -14,7 +15,7 @@ export default function StatusPage() {
       <div>
         <h1 className="text-lg font-semibold text-zinc-100">Status</h1>
         <p className="text-xs text-zinc-500">
-          Disk use of the data directory, the retention job and the work in progress.
+          Disk use of the data directory, the retention job, the work in progress and live streams whose detection is behind.
           {query.data ? ` Measured ${formatDateTime(query.data.disk.measuredAt)}.` : ""}
         </p>
       </div>
@@ -26,6 +27,7 @@ export default function StatusPage() {
           <div className="space-y-4">
             <RetentionPanel retention={query.data.retention} />
             <QueuesPanel queues={query.data.queues} />
+            <StreamsBehindPanel streams={query.data.streamsBehind ?? []} />
           </div>
         </div>
       )}

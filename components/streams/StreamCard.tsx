@@ -4,7 +4,7 @@ import Link from "next/link";
 import type { StreamSummary } from "@/lib/dashboard-api";
 import { formatDateTime } from "@/components/ui/format";
 import { riskStyles } from "@/components/ui/risk";
-import { KindChip, RiskSlot, SinceLast } from "./bits";
+import { DetectionBehind, FrameChecks, KindChip, RiskSlot, SinceLast } from "./bits";
 import CloseStreamButton from "./CloseStreamButton";
 
 export const streamHref = (requestId: string) => `/streams/${encodeURIComponent(requestId)}`;
@@ -33,12 +33,13 @@ export default function StreamCard({ stream }: { stream: StreamSummary }) {
         <RiskSlot testId="current-risk" label="now" level={stream.currentRisk} />
         <RiskSlot testId="worst-risk" label="worst" level={stream.worstRisk} />
       </div>
+      <DetectionBehind stream={stream} />
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-[11px] text-zinc-500">
         <dt>last result</dt>
         <dd><SinceLast at={stream.lastResultAt} running={stream.status === "running"} /></dd>
         <dt>results</dt>
         <dd data-testid="stream-counts" className="tabular-nums text-zinc-300">
-          {stream.kind === "video" && <>{stream.frames} frames · </>}
+          {stream.kind === "video" && <><FrameChecks stream={stream} /> · </>}
           {stream.segments} audio segments
         </dd>
         <dt>started</dt>

@@ -102,9 +102,9 @@ export default function StreamStartForm({ state, set }: { state: StreamFormState
 
       <div className="flex flex-wrap items-end gap-x-5 gap-y-2 border-t border-surface-line pt-3">
         {video && <Toggle label="Return all frames" hint="returnAllImg: every captured frame is called back, not only risky ones" checked={state.returnAllImg} onChange={(v) => set({ returnAllImg: v })} />}
-        <Toggle label="Return all audio" hint="returnAllText: every 10 s segment is called back, silent ones included" checked={state.returnAllText} onChange={(v) => set({ returnAllText: v })} />
+        <Toggle label="Return all audio" hint="returnAllText: every 10 s segment is called back, those without speech included" checked={state.returnAllText} onChange={(v) => set({ returnAllText: v })} />
         {video && (
-          <Field label="Frame step" htmlFor="s-step" className="w-24" hint="detectStep: detect one of every N captured frames (blank = all)">
+          <Field label="Frame step" htmlFor="s-step" className="w-24" hint="detectStep: check one of every N captured frames; the others are shown as not checked (blank = all)">
             <input id="s-step" type="number" min={1} step={1} className={inputCls} placeholder="all" value={state.detectStep} onChange={(e) => set({ detectStep: e.target.value })} />
           </Field>
         )}

@@ -3,6 +3,7 @@
 import type { RiskLevel, StreamKind, StreamSummary } from "@/lib/dashboard-api";
 import { useNow } from "@/components/hooks/useNow";
 import RiskBadge from "@/components/ui/RiskBadge";
+import { behindNotice } from "@/lib/stream-state";
 
 export function KindChip({ kind }: { kind: StreamKind }) {
   return (
@@ -54,5 +55,32 @@ export function SinceLast({ at, running, staleAfterSec = 30 }: { at: string | nu
     <time data-testid="since-last" dateTime={at} title={new Date(then).toLocaleString()} className={`tabular-nums ${stale ? "text-risk-review" : "text-zinc-300"}`}>
       {formatAgo(now - then)}
     </time>
+  );
+}
+
+/** "12 frames: 8 checked · 4 not checked": a frame the detectors skipped is never counted as a result. */
+export function FrameChecks({ stream }: { stream: StreamSummary }) {
+  return (
+    <span data-testid="frame-checks" data-checked={stream.framesChecked} data-not-checked={stream.framesNotChecked} className="tabular-nums">
+      {stream.frames} frames: <span data-testid="frames-checked" className="text-zinc-300">{stream.framesChecked} checked</span>
+      {stream.framesNotChecked > 0 && (
+        <>
+          {" · "}
+          <span data-testid="frames-not-checked" className="text-risk-review" title="detectType 2: captured, but the detectors did not look at them (detectStep, or detection fell behind)">{stream.framesNotChecked} not checked</span>
+        </>
+      )}
+    </span>
+  );
+}
+
+/** "detection behind: N of M frames not checked in the last minute" while a running stream's detection lags. */
+export function DetectionBehind({ stream, className = "" }: { stream: StreamSummary; className?: string }) {
+  const now = useNow();
+  const notice = now === 0 ? null : behindNotice(stream, now);
+  if (notice === null) return null;
+  return (
+    <p role="status" data-testid="detection-behind" data-not-checked={notice.notChecked} data-frames={notice.frames} className={`rounded border border-risk-review/60 bg-risk-review/10 px-2 py-1 text-[11px] text-risk-review ${className}`}>
+      {notice.text}
+    </p>
   );
 }

@@ -1,10 +1,13 @@
 import { count, eq } from "drizzle-orm";
-import type { StatusReport } from "../../lib/status";
+import type { StatusReport, StreamBehind } from "../../lib/status";
+import { behindNotice } from "../../lib/stream-state";
 import type { Engine } from "../engine";
 import { measureDiskUse } from "../store/disk-use";
 import type { Store } from "../store/db";
 import type { RetentionJob } from "../store/retention";
-import { deliveries } from "../store/schema";
+import type { Db } from "../store/db";
+import { dashboardStreams, deliveries } from "../store/schema";
+import { summariesOf } from "./stream-window";
 
 /** Walking DATA_DIR is not free: a measurement is reused for this long. */
 const DISK_CACHE_MS = 10_000;
@@ -24,9 +27,18 @@ export function createStatus(o: { store: Store; dataDir: string; retention: Rete
             callbacksPending: (await o.store.db.select({ n: count() }).from(deliveries).where(eq(deliveries.status, "pending")))[0]?.n ?? 0,
           }
         : null;
-      return { disk: await disk.value, retention: o.retention.status(), queues };
+      return { disk: await disk.value, retention: o.retention.status(), queues, streamsBehind: await streamsBehind(o.store.db) };
     },
   };
 }
 
 export type Status = ReturnType<typeof createStatus>;
+
+/** Running streams whose detection is behind now (the wall card's rule, lib/stream-state.ts). */
+export async function streamsBehind(db: Db, now = new Date()): Promise<StreamBehind[]> {
+  const running = await db.select().from(dashboardStreams).where(eq(dashboardStreams.status, "running"));
+  const summaries = await summariesOf(db, running, now);
+  return summaries
+    .filter((s) => behindNotice(s, now.getTime()) !== null)
+    .map((s) => ({ requestId: s.requestId, kind: s.kind, title: s.title, url: s.url, framesLastMinute: s.framesLastMinute, notCheckedLastMinute: s.notCheckedLastMinute, detectStep: s.detectStep, lastResultAt: s.lastResultAt }));
+}

@@ -3,10 +3,12 @@ import { VideoStreamCallback } from "../../lib/contract/videostream-callbacks";
 import { AudioStreamCallback } from "../../lib/contract/audiostream-callbacks";
 import type { StreamEvent } from "../../lib/dashboard-api";
 import { worstRiskLevel, type RiskLevel } from "../../lib/contract/taxonomy";
+import { nextRisk, resultFact } from "../../lib/stream-state";
 import { dashboardStreams, receivedCallbacks } from "../store/schema";
 import type { HeaderSource } from "../callback/signature";
 import { checkSignature, parseCallback, type ReceiverAnswer } from "./receiver";
-import { toSummary, type StreamsDeps } from "./streams";
+import type { StreamsDeps } from "./streams";
+import { loadSummary } from "./stream-window";
 
 /**
  * Receiver for live results: a valid signature when a secret is configured (checkSignature), the per-stream
@@ -43,19 +45,23 @@ export async function receiveStreamCallback(d: Pick<StreamsDeps, "db" | "publish
       .set({ status: "ended", endedAt: stream.endedAt ?? now, endErrorCode: aux.errorCode ?? stream.endErrorCode, endReason: aux.errorCode ? "pull failed" : (stream.endReason ?? "ended"), ...(typeof body.riskLevel === "string" ? { worstRisk: maxRisk(stream.worstRisk, body.riskLevel) } : {}) })
       .where(eq(dashboardStreams.requestId, stream.requestId));
   } else if (detail?.riskLevel) {
+    // a frame the detectors skipped (detectType 2) is counted apart and moves neither "now" nor worst
+    const fact = resultFact(kind, body);
+    const risk = nextRisk({ currentRisk: stream.currentRisk as RiskLevel | null, worstRisk: stream.worstRisk as RiskLevel | null }, fact);
+    const unchecked = fact.kind === "frame" && !fact.checked;
     await d.db
       .update(dashboardStreams)
       .set({
-        currentRisk: detail.riskLevel,
-        worstRisk: maxRisk(stream.worstRisk, detail.riskLevel),
+        ...(unchecked ? {} : { currentRisk: risk.currentRisk, worstRisk: risk.worstRisk }),
         lastResultAt: now,
         ...(kind === "frame" ? { frames: sql`${dashboardStreams.frames} + 1` } : { segments: sql`${dashboardStreams.segments} + 1` }),
+        ...(kind !== "frame" ? {} : unchecked ? { framesNotChecked: sql`${dashboardStreams.framesNotChecked} + 1` } : { framesChecked: sql`${dashboardStreams.framesChecked} + 1` }),
       })
       .where(eq(dashboardStreams.requestId, stream.requestId));
   }
   d.publishEvent({ id: saved.id, requestId: stream.requestId, kind, receivedAt: now.toISOString(), body });
-  const [fresh] = await d.db.select().from(dashboardStreams).where(eq(dashboardStreams.requestId, stream.requestId)).limit(1);
-  if (fresh) d.publishSummary(toSummary(fresh));
+  const fresh = await loadSummary(d.db, stream.requestId, now);
+  if (fresh) d.publishSummary(fresh);
   return { status: 200, body: { ok: true } };
 }
 

@@ -7,11 +7,14 @@ import type { Db } from "../store/db";
 import { dashboardStreams, receivedCallbacks } from "../store/schema";
 import { hashToken } from "./tokens";
 import { receiveStreamCallback } from "./stream-receiver";
+import { summariesOf } from "./stream-window";
+import type { FrameWindow } from "../../lib/stream-state";
 import { toStreamRequest } from "./stream-request";
 
 export type StreamRow = typeof dashboardStreams.$inferSelect;
 
-export function toSummary(r: StreamRow): StreamSummary {
+/** `lastMinute`: frame results of the last minute (stream-window.ts counts them; zero when not counted). */
+export function toSummary(r: StreamRow, lastMinute: FrameWindow = { frames: 0, notChecked: 0 }): StreamSummary {
   return {
     requestId: r.requestId,
     kind: r.kind,
@@ -27,6 +30,11 @@ export function toSummary(r: StreamRow): StreamSummary {
     endReason: r.endReason,
     frames: r.frames,
     segments: r.segments,
+    framesChecked: r.framesChecked,
+    framesNotChecked: r.framesNotChecked,
+    framesLastMinute: lastMinute.frames,
+    notCheckedLastMinute: lastMinute.notChecked,
+    detectStep: r.detectStep,
   };
 }
 
@@ -49,7 +57,7 @@ export function createStreamsDashboard(d: StreamsDeps) {
   return {
     async list(): Promise<StreamSummary[]> {
       const rows = await d.db.select().from(dashboardStreams).orderBy(desc(dashboardStreams.startedAt)).limit(200);
-      return rows.map(toSummary);
+      return summariesOf(d.db, rows);
     },
 
     async start(input: StreamStartInput): Promise<StartAnswer> {
@@ -62,7 +70,7 @@ export function createStreamsDashboard(d: StreamsDeps) {
       const detail = ack.detail as { errorCode?: number; errorcode?: number; dupRequestId?: string } | undefined;
       if (detail?.dupRequestId) return { ok: false, code: detail.errorCode ?? detail.errorcode ?? 1001, dupRequestId: detail.dupRequestId, error: "this stream is already being moderated" };
       if (ack.code !== 1100) return { ok: false, code: (ack.code as number) > 0 ? (ack.code as number) : undefined, error: String(ack.message) };
-      const row = { requestId: String(ack.requestId), kind: input.kind, url: input.url.trim(), title: input.title?.trim() || null, serviceBaseUrl: d.serviceBaseUrl, receiverToken: hashToken(token), status: "running" as const, startedAt: new Date() };
+      const row = { requestId: String(ack.requestId), kind: input.kind, url: input.url.trim(), title: input.title?.trim() || null, serviceBaseUrl: d.serviceBaseUrl, receiverToken: hashToken(token), status: "running" as const, startedAt: new Date(), detectStep: input.kind === "video" && input.detectStep ? input.detectStep : null };
       await d.db.insert(dashboardStreams).values(row);
       const saved = await load(row.requestId);
       if (saved) d.publishSummary(toSummary(saved));
@@ -75,7 +83,7 @@ export function createStreamsDashboard(d: StreamsDeps) {
       if (!row) return null;
       const where = after !== undefined ? and(eq(receivedCallbacks.requestId, requestId), gt(receivedCallbacks.id, after)) : eq(receivedCallbacks.requestId, requestId);
       const events = (await d.db.select().from(receivedCallbacks).where(where).orderBy(desc(receivedCallbacks.id)).limit(limit)).reverse();
-      return { stream: toSummary(row), events: events.map((e) => ({ id: e.id, requestId, kind: e.kind as StreamEvent["kind"], receivedAt: e.receivedAt.toISOString(), body: e.body })) };
+      return { stream: (await summariesOf(d.db, [row]))[0], events: events.map((e) => ({ id: e.id, requestId, kind: e.kind as StreamEvent["kind"], receivedAt: e.receivedAt.toISOString(), body: e.body })) };
     },
 
     async close(requestId: string): Promise<{ ok: true } | { ok: false; error: string; code?: number }> {

@@ -159,4 +159,18 @@ DELETE FROM received_callbacks a USING received_callbacks b
 CREATE UNIQUE INDEX received_callbacks_delivery_uniq ON received_callbacks (request_id, delivery_id);
 `,
   },
+  {
+    // frames the detectors skipped (detectType 2) are counted apart from checked ones; existing streams are recounted
+    id: "0102_dashboard_streams_checked",
+    sql: `
+ALTER TABLE dashboard_streams ADD COLUMN frames_checked integer NOT NULL DEFAULT 0;
+ALTER TABLE dashboard_streams ADD COLUMN frames_not_checked integer NOT NULL DEFAULT 0;
+ALTER TABLE dashboard_streams ADD COLUMN detect_step integer;
+UPDATE dashboard_streams s SET
+  frames_not_checked = (SELECT count(*) FROM received_callbacks r WHERE r.request_id = s.request_id AND r.kind = 'frame' AND r.body->'frameDetail'->'auxInfo'->>'detectType' = '2'),
+  frames_checked = (SELECT count(*) FROM received_callbacks r WHERE r.request_id = s.request_id AND r.kind = 'frame' AND r.body->'frameDetail'->>'riskLevel' IS NOT NULL
+    AND (r.body->'frameDetail'->'auxInfo'->>'detectType') IS DISTINCT FROM '2');
+CREATE INDEX received_callbacks_recent_idx ON received_callbacks (request_id, received_at);
+`,
+  },
 ];

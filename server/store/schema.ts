@@ -96,6 +96,9 @@ export const dashboardStreams = pgTable("dashboard_streams", {
   endReason: text("end_reason"),
   frames: integer("frames").notNull().default(0),
   segments: integer("segments").notNull().default(0),
+  framesChecked: integer("frames_checked").notNull().default(0),
+  framesNotChecked: integer("frames_not_checked").notNull().default(0),
+  detectStep: integer("detect_step"),
 });
 
 /** Every callback body the dashboard's receivers accepted. */

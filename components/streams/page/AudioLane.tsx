@@ -11,7 +11,8 @@ import TrackMatch from "@/components/shared/TrackMatch";
 const PAGE = 40;
 
 function AudioEventRow({ seg }: { seg: AudioView }) {
-  const silent = seg.vad === 0;
+  // vadCode 0 says no voice activity was found (silence, a tone or music): not that the audio was silent
+  const noSpeech = seg.vad === 0;
   const risky = seg.level !== "PASS";
   return (
     <li
@@ -19,7 +20,7 @@ function AudioEventRow({ seg }: { seg: AudioView }) {
       data-level={seg.level}
       data-vad={seg.vad ?? ""}
       data-event-id={seg.id}
-      className={`grid gap-2 border-l-2 px-3 py-2 md:grid-cols-[11rem_minmax(0,1fr)_16rem] md:items-center ${risky ? riskStyles[seg.level].border : "border-transparent"} ${silent ? "opacity-60" : ""}`}
+      className={`grid gap-2 border-l-2 px-3 py-2 md:grid-cols-[11rem_minmax(0,1fr)_16rem] md:items-center ${risky ? riskStyles[seg.level].border : "border-transparent"} ${noSpeech ? "opacity-60" : ""}`}
     >
       <div className="flex flex-wrap items-center gap-2">
         <RiskBadge level={seg.level} size="sm" />
@@ -32,12 +33,12 @@ function AudioEventRow({ seg }: { seg: AudioView }) {
         <div className={`font-medium ${risky ? riskStyles[seg.level].text : "text-zinc-400"}`}>
           {labelName(seg.core)}
           {extraDescription(seg.core) && <span className="font-normal text-zinc-500"> · {extraDescription(seg.core)}</span>}
-          {silent && <span data-testid="silent" className="ml-2 rounded bg-zinc-700/40 px-1.5 py-0.5 text-[10px] font-normal uppercase tracking-wider text-zinc-400">silent</span>}
+          {noSpeech && <span data-testid="no-speech" title="vadCode 0: no voice activity found (silence, a tone or music)" className="ml-2 rounded bg-zinc-700/40 px-1.5 py-0.5 text-[10px] font-normal uppercase tracking-wider text-zinc-400">no speech</span>}
         </div>
         {seg.transcript !== "" ? (
           <HighlightedText text={seg.transcript} matchedLists={seg.riskDetail?.matchedLists} riskSegments={seg.riskDetail?.riskSegments} className="text-zinc-300" testId="audio-text" />
         ) : (
-          <p className="text-zinc-600">{silent ? "no speech" : "no transcript"}</p>
+          <p className="text-zinc-600">{noSpeech ? "no transcript: no voice activity" : "no transcript"}</p>
         )}
         <TrackMatch detail={seg.riskDetail} />
         {seg.context !== undefined && <p className="mt-0.5 text-[11px] text-zinc-500" title="previous + current segment">with context: {seg.context}</p>}
@@ -47,7 +48,7 @@ function AudioEventRow({ seg }: { seg: AudioView }) {
   );
 }
 
-/** Audio segments newest first; silent ones (vadCode 0) are muted. */
+/** Audio segments newest first; those without voice activity (vadCode 0) are muted. */
 export default function AudioLane({ segments }: { segments: Array<AudioView | FailedView> }) {
   const [limit, setLimit] = useState(PAGE);
   if (segments.length === 0) return <p className="p-3 text-center text-xs text-zinc-500">No audio segments yet (one arrives per 10 s of audio).</p>;

@@ -1,20 +1,40 @@
-import type { StreamSummary } from "@/lib/dashboard-api";
+import type { RiskLevel, StreamSummary } from "@/lib/dashboard-api";
 import RiskBadge from "@/components/ui/RiskBadge";
+import { worstOf } from "@/lib/stream-state";
 import { formatSeconds } from "@/components/ui/format";
 import { endReasonText } from "../end-reasons";
 import type { EndView } from "./event-view";
 
-const PART: Readonly<Record<number, string>> = { 1: "image review", 2: "audio review" };
+type Lane = "frames" | "audio";
+/** contentType of a stream-end → the lane it closes (an audio stream's end has none: its only lane is audio) */
+const LANE_OF: Readonly<Record<number, Lane>> = { 1: "frames", 2: "audio" };
+const laneOf = (e: EndView): Lane | undefined => (e.contentType === undefined ? "audio" : LANE_OF[e.contentType]);
+const LANE_TEXT: Readonly<Record<Lane, { name: string; none: string }>> = {
+  frames: { name: "image review", none: "no checked frame" },
+  audio: { name: "audio review", none: "no segment" },
+};
+
+/** The worst level a lane actually saw (frames: checked ones only), under a stable test id. */
+function LaneWorst({ lane, level }: { lane: Lane; level: RiskLevel | null }) {
+  return (
+    <span data-testid="end-lane" data-lane={lane} data-level={level ?? ""} className="inline-flex items-center gap-1.5">
+      <span className="text-zinc-300">{LANE_TEXT[lane].name}:</span>
+      {level ? <RiskBadge level={level} size="sm" /> : <span className="text-zinc-500">{LANE_TEXT[lane].none}</span>}
+    </span>
+  );
+}
 
 /**
  * Where the stream stopped and why: one marker for the stream, one line per stream-end callback
- * (a video stream with audio sends one per content type). Without end callbacks (returnFinishInfo off)
- * the summary's reason stands in.
+ * (a video stream with audio sends one per content type), each with the worst its lane saw; the callbacks'
+ * riskLevel is the whole stream's verdict (CONTRACT §3.5), shown once as such. Without end callbacks
+ * (returnFinishInfo off) the summary's reason stands in.
  */
-export default function EndMarker({ ends, stream }: { ends: EndView[]; stream: StreamSummary }) {
+export default function EndMarker({ ends, stream, worst }: { ends: EndView[]; stream: StreamSummary; worst: Record<Lane, RiskLevel | null> }) {
   if (ends.length === 0 && stream.status !== "ended") return null;
   const code = ends.find((e) => e.errorCode !== undefined)?.errorCode ?? stream.endErrorCode ?? undefined;
   const failed = code !== undefined;
+  const overall = worstOf(ends.map((e) => e.level ?? null));
   return (
     <div
       data-testid="end-marker"
@@ -32,18 +52,30 @@ export default function EndMarker({ ends, stream }: { ends: EndView[]; stream: S
       </div>
       {ends.length > 0 ? (
         <ul className="flex flex-wrap gap-x-4 gap-y-1 text-zinc-400">
-          {ends.map((e) => (
-            <li key={e.id} className="flex flex-wrap items-center gap-1.5">
-              {e.contentType !== undefined && <span className="text-zinc-300">{PART[e.contentType] ?? `content ${e.contentType}`}:</span>}
-              {e.level && <RiskBadge level={e.level} size="sm" />}
-              {e.streamTime !== undefined && <span>moderated {formatSeconds(e.streamTime)}</span>}
-              {e.pullStreamSuccess !== undefined && <span>{e.pullStreamSuccess ? "pull ok" : "no frame pulled"}</span>}
-              <span className="tabular-nums text-zinc-500">at {e.at}</span>
+          {ends.map((e) => {
+            const lane = laneOf(e);
+            return (
+              <li key={e.id} className="flex flex-wrap items-center gap-1.5">
+                {lane ? <LaneWorst lane={lane} level={worst[lane]} /> : <span className="text-zinc-300">content {e.contentType}</span>}
+                {e.streamTime !== undefined && <span>moderated {formatSeconds(e.streamTime)}</span>}
+                {e.pullStreamSuccess !== undefined && <span>{e.pullStreamSuccess ? "pull ok" : "no frame pulled"}</span>}
+                <span className="tabular-nums text-zinc-500">at {e.at}</span>
+              </li>
+            );
+          })}
+          {overall && (
+            <li data-testid="end-overall" data-level={overall} className="flex items-center gap-1.5" title="riskLevel of the stream-end callbacks: the worst over all frames and segments (CONTRACT §3.5)">
+              <span className="text-zinc-300">stream verdict:</span>
+              <RiskBadge level={overall} size="sm" />
             </li>
-          ))}
+          )}
         </ul>
       ) : (
-        stream.endReason && <span className="text-zinc-400">{stream.endReason}</span>
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-zinc-400">
+          {stream.endReason && <span>{stream.endReason}</span>}
+          {stream.kind === "video" && <LaneWorst lane="frames" level={worst.frames} />}
+          {(stream.kind === "audio" || stream.segments > 0) && <LaneWorst lane="audio" level={worst.audio} />}
+        </div>
       )}
     </div>
   );

@@ -1,44 +1,67 @@
 import { extraDescription, labelName, labelSlugs } from "@/components/files/result/frame-info";
 import FrameEvidence from "@/components/shared/FrameEvidence";
 import { riskStyles } from "@/components/ui/risk";
+import type { RiskLevel } from "@/lib/dashboard-api";
 import type { FailedView, FrameView } from "./event-view";
+
+const NOT_CHECKED_WHY = "The detectors did not look at this frame (auxInfo.detectType 2): skipped by detectStep, or detection fell behind the capture rate";
+
+/** A captured frame nobody checked: shown neutral with its own state, never as PASS, and not opened as a result. */
+function NotCheckedFrameCard({ frame }: { frame: FrameView }) {
+  const d = frame.detail;
+  const picture = (
+    <div className="relative aspect-video bg-black">
+      {d.imgUrl ? (
+        <img src={d.imgUrl} alt={`frame at ${frame.clock}, not checked`} loading="lazy" className="h-full w-full object-contain opacity-40" />
+      ) : (
+        <span className="flex h-full items-center justify-center text-[10px] text-zinc-600">no image</span>
+      )}
+      <span className="absolute left-1 top-1 rounded bg-zinc-700 px-1.5 py-0.5 text-[10px] font-bold tracking-wide text-zinc-200">NOT CHECKED</span>
+      <span className="absolute bottom-1 right-1 rounded bg-black/70 px-1 font-mono text-[10px] tabular-nums text-zinc-100">{frame.clock}</span>
+    </div>
+  );
+  return (
+    <li data-testid="frame-event" data-level="NOT_CHECKED" data-event-id={frame.id} data-checked="false" title={NOT_CHECKED_WHY} className="w-44 shrink-0 overflow-hidden rounded-md border-2 border-dashed border-zinc-700 bg-surface-sunken">
+      {d.imgUrl ? <a href={d.imgUrl} target="_blank" rel="noreferrer" aria-label={`Open the image of the frame captured at ${frame.clock} (not checked)`}>{picture}</a> : picture}
+      <div className="space-y-0.5 p-1.5 text-[11px] text-zinc-500">
+        <div>captured, not checked</div>
+        {frame.dedup && <div>same as a previous frame</div>}
+      </div>
+    </li>
+  );
+}
 
 /** One frame result on the live lane: thumbnail framed in its risk colour, capture time, label, evidence. */
 export function FrameEventCard({ frame, onOpen }: { frame: FrameView; onOpen: () => void }) {
-  const style = riskStyles[frame.level];
-  const risky = frame.level !== "PASS";
-  // An undetected frame's PASS says nothing: show it neutral, not as "Normal".
-  const frameCls = frame.skipped ? "border-zinc-700" : `${style.border} ${risky ? `ring-2 ${style.ring}` : ""}`;
+  if (frame.level === null) return <NotCheckedFrameCard frame={frame} />;
+  return <CheckedFrameCard frame={frame} level={frame.level} onOpen={onOpen} />;
+}
+
+function CheckedFrameCard({ frame, level, onOpen }: { frame: FrameView; level: RiskLevel; onOpen: () => void }) {
+  const style = riskStyles[level];
+  const risky = level !== "PASS";
   const d = frame.detail;
   return (
     <li
       data-testid="frame-event"
-      data-level={frame.level}
+      data-level={level}
       data-event-id={frame.id}
-      data-detected={!frame.skipped}
-      className={`w-44 shrink-0 overflow-hidden rounded-md border-2 bg-surface-sunken ${frameCls}`}
+      data-checked="true"
+      className={`w-44 shrink-0 overflow-hidden rounded-md border-2 bg-surface-sunken ${style.border} ${risky ? `ring-2 ${style.ring}` : ""}`}
     >
       <button type="button" onClick={onOpen} className="block w-full text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400" aria-label={`Open frame captured at ${frame.clock}`}>
         <div className="relative aspect-video bg-black">
           {d.imgUrl ? (
-            <img src={d.imgUrl} alt={`frame at ${frame.clock}`} loading="lazy" className={`h-full w-full object-contain ${frame.skipped ? "opacity-40" : ""}`} />
+            <img src={d.imgUrl} alt={`frame at ${frame.clock}`} loading="lazy" className="h-full w-full object-contain" />
           ) : (
             <span className="flex h-full items-center justify-center text-[10px] text-zinc-600">no image</span>
           )}
-          {frame.skipped ? (
-            <span className="absolute left-1 top-1 rounded bg-zinc-700 px-1.5 py-0.5 text-[10px] font-bold tracking-wide text-zinc-200">NOT DETECTED</span>
-          ) : (
-            <span className={`absolute left-1 top-1 rounded px-1.5 py-0.5 text-[10px] font-bold tracking-wide text-black ${style.bar}`}>{frame.level}</span>
-          )}
+          <span className={`absolute left-1 top-1 rounded px-1.5 py-0.5 text-[10px] font-bold tracking-wide text-black ${style.bar}`}>{level}</span>
           <span className="absolute bottom-1 right-1 rounded bg-black/70 px-1 font-mono text-[10px] tabular-nums text-zinc-100">{frame.clock}</span>
         </div>
         <div className="space-y-0.5 p-1.5 text-xs">
-          {frame.skipped ? (
-            <div className="text-[11px] text-zinc-500" title="Skipped by detectStep, or because detection fell behind the capture rate">captured, not detected</div>
-          ) : (
-            <div className={`truncate font-semibold ${risky ? style.text : "text-zinc-400"}`} title={labelName(d)}>{labelName(d)}</div>
-          )}
-          {!frame.skipped && (extraDescription(d) || risky) && (
+          <div className={`truncate font-semibold ${risky ? style.text : "text-zinc-400"}`} title={labelName(d)}>{labelName(d)}</div>
+          {(extraDescription(d) || risky) && (
             <div className="truncate text-[11px] text-zinc-500" title={d.riskDescription}>{extraDescription(d) || <span className="font-mono">{labelSlugs(d)}</span>}</div>
           )}
           {frame.dedup && <div className="text-[11px] text-zinc-500">same as a previous frame</div>}

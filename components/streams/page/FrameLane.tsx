@@ -3,33 +3,47 @@
 import { useMemo, useState } from "react";
 import type { RiskLevel } from "@/lib/dashboard-api";
 import FrameLightbox from "@/components/files/result/FrameLightbox";
-import LevelChips, { countLevels } from "@/components/shared/LevelChips";
-import type { FailedView, FrameView } from "./event-view";
+import LevelChips from "@/components/shared/LevelChips";
+import { frameCounts, type FailedView, type FrameView } from "./event-view";
 import { FailedEventTile, FrameEventCard } from "./FrameEventCard";
 
 /** Thumbnails rendered at first; a long stream keeps thousands of frames in memory, not in the DOM. */
 const PAGE = 60;
 
-/** Frames newest first (left), so the latest result is always in view; chips filter by level. */
+/** Frames newest first (left), so the latest result is always in view; chips filter by level and "not checked". */
 export default function FrameLane({ frames }: { frames: Array<FrameView | FailedView> }) {
   const [hidden, setHidden] = useState<RiskLevel[]>([]);
+  const [hideNotChecked, setHideNotChecked] = useState(false);
   const [limit, setLimit] = useState(PAGE);
   const [openId, setOpenId] = useState<number | null>(null);
 
-  const results = useMemo(() => frames.filter((f): f is FrameView => f.kind === "frame"), [frames]);
-  // The lightbox walks oldest → newest so indices stay put while new frames arrive.
-  const chronological = useMemo(() => [...results].reverse(), [results]);
+  // Only checked frames have a result to enlarge; the lightbox walks oldest → newest so indices stay put.
+  const checked = useMemo(() => frames.filter((f): f is FrameView => f.kind === "frame" && f.level !== null), [frames]);
+  const chronological = useMemo(() => [...checked].reverse(), [checked]);
   const details = useMemo(() => chronological.map((f) => f.detail), [chronological]);
-  const counts = useMemo(() => countLevels(results.map((f) => f.level)), [results]);
+  const counts = useMemo(() => frameCounts(frames), [frames]);
 
-  const visible = frames.filter((f) => f.kind === "failed" || !hidden.includes(f.level));
+  const visible = frames.filter((f) => f.kind === "failed" || (f.level === null ? !hideNotChecked : !hidden.includes(f.level)));
   const shown = visible.slice(0, limit);
   const openIndex = openId === null ? null : chronological.findIndex((f) => f.id === openId);
 
   return (
     <div data-testid="frame-lane" className="p-3">
       <div className="mb-2 flex flex-wrap items-center gap-2 text-xs">
-        <LevelChips counts={counts} hidden={hidden} setHidden={setHidden} />
+        <LevelChips counts={counts.levels} hidden={hidden} setHidden={setHidden} />
+        {counts.notChecked > 0 && (
+          <button
+            type="button"
+            data-testid="not-checked-chip"
+            data-count={counts.notChecked}
+            aria-pressed={!hideNotChecked}
+            onClick={() => setHideNotChecked((h) => !h)}
+            title="Frames the detectors did not check (detectType 2): not counted as PASS"
+            className={`rounded border border-dashed px-2 py-0.5 ${hideNotChecked ? "border-surface-line text-zinc-600" : "border-zinc-500 text-zinc-300"}`}
+          >
+            NOT CHECKED · {counts.notChecked}
+          </button>
+        )}
         <span className="ml-auto text-zinc-500">newest first · click a frame for labels, OCR and QR</span>
       </div>
       {frames.length === 0 ? (

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import type { StreamSummary } from "@/lib/dashboard-api";
 import { formatDateTime } from "@/components/ui/format";
-import { KindChip, RiskSlot, SinceLast, StreamStatusPill } from "../bits";
+import { FrameChecks, KindChip, RiskSlot, SinceLast, StreamStatusPill } from "../bits";
 import CloseStreamButton from "../CloseStreamButton";
 
 /** Title, address, state and the two risk levels a moderator watches; Close for a supervisor. */
@@ -26,7 +26,7 @@ export default function StreamHeader({ stream, live }: { stream: StreamSummary; 
         <RiskSlot testId="worst-risk" label="worst" level={stream.worstRisk} size="lg" />
         <dl className="flex flex-wrap gap-x-5 gap-y-1 text-[11px] text-zinc-500">
           <div><dt className="inline">last result </dt><dd className="inline"><SinceLast at={stream.lastResultAt} running={stream.status === "running"} /></dd></div>
-          {stream.kind === "video" && <div><dt className="inline">frames </dt><dd className="inline tabular-nums text-zinc-300">{stream.frames}</dd></div>}
+          {stream.kind === "video" && <div><dt className="sr-only">frames</dt><dd className="inline text-zinc-400"><FrameChecks stream={stream} /></dd></div>}
           <div><dt className="inline">segments </dt><dd className="inline tabular-nums text-zinc-300">{stream.segments}</dd></div>
           <div><dt className="inline">started </dt><dd className="inline tabular-nums text-zinc-300">{formatDateTime(stream.startedAt)}</dd></div>
           {stream.endedAt && <div><dt className="inline">ended </dt><dd className="inline tabular-nums text-zinc-300">{formatDateTime(stream.endedAt)}</dd></div>}

@@ -13,14 +13,19 @@ import { lanes } from "./event-view";
 import FrameLane from "./FrameLane";
 import StreamHeader from "./StreamHeader";
 import ReviewPanel from "@/components/shared/ReviewPanel";
+import { laneWorst, resultFact } from "@/lib/stream-state";
+import { DetectionBehind } from "../bits";
 
 function Timeline({ detail }: { detail: StreamDetail }) {
   const { stream, events } = detail;
   const { frames, audio, ends } = useMemo(() => lanes(events, stream.startedAt), [events, stream.startedAt]);
+  // what each lane actually saw: the stream-end's riskLevel is the whole stream's (CONTRACT §3.5), not a lane's
+  const worst = useMemo(() => laneWorst(events.flatMap((e) => (e.kind === "end" ? [] : [resultFact(e.kind, e.body)]))), [events]);
   const showFrames = stream.kind === "video" || frames.length > 0;
   return (
     <section data-testid="timeline" data-events={events.length} className="space-y-3">
-      <EndMarker ends={ends} stream={stream} />
+      <EndMarker ends={ends} stream={stream} worst={worst} />
+      <DetectionBehind stream={stream} />
       {showFrames && (
         <Panel title={`Frames (${frames.length})`}>
           <FrameLane frames={frames} />

@@ -1,6 +1,7 @@
 // Read the contract callback bodies stored in StreamEvents (CONTRACT §3.2–3.5) into what the timeline shows.
 import type { RiskLevel, StreamEvent } from "@/lib/dashboard-api";
 import { asRiskLevel } from "@/components/ui/risk";
+import { isNotChecked } from "@/lib/stream-state";
 import type { AllLabel, AudioRiskDetail, BusinessLabel, FrameDetail, ImgRiskDetail, RiskCore } from "@/components/files/result/types";
 
 type Obj = Record<string, unknown>;
@@ -46,12 +47,13 @@ function failed(e: StreamEvent): FailedView {
 export interface FrameView {
   kind: "frame";
   id: number;
-  level: RiskLevel;
+  /** null: the detectors did not check this frame, so it has no level (never PASS) */
+  level: RiskLevel | null;
   /** the frame in the files-page shape, so its lightbox can show it; `time` = s since the stream started */
   detail: FrameDetail;
   clock: string;
-  /** captured but not detected (detectType 2: detectStep, or detection fell behind) */
-  skipped: boolean;
+  /** false: captured but not checked (detectType 2: detectStep, or detection fell behind) */
+  checked: boolean;
   dedup: boolean;
 }
 
@@ -71,13 +73,14 @@ export function frameView(e: StreamEvent, startedAt: string): FrameView | Failed
     businessLabels: Array.isArray(d.businessLabels) ? (d.businessLabels as BusinessLabel[]) : undefined,
     auxInfo: {},
   };
+  const checked = !isNotChecked(d);
   return {
     kind: "frame",
     id: e.id,
-    level: detail.riskLevel,
+    level: checked ? detail.riskLevel : null,
     detail,
     clock: clockOf(str(aux.imgTime)) ?? localClock(e.receivedAt),
-    skipped: aux.detectType === 2,
+    checked,
     dedup: aux.similarityDedup === 1,
   };
 }
@@ -91,7 +94,7 @@ export interface AudioView {
   seq: string | undefined;
   start: string | undefined;
   end: string | undefined;
-  /** 0 silent, 1 voiced, undefined when not reported */
+  /** vadCode: 0 no voice activity (silence, a tone, music), 1 speech, undefined when not reported */
   vad: 0 | 1 | undefined;
   transcript: string;
   /** `content` when it differs from the transcript (previous + current segment on a REJECT) */
@@ -165,4 +168,16 @@ export function lanes(events: readonly StreamEvent[], startedAt: string) {
     else ends.push(endView(e));
   }
   return { frames, audio, ends };
+}
+
+/** Checked frames by level, and the frames nobody checked (never counted as PASS). */
+export function frameCounts(frames: Iterable<FrameView | FailedView>): { levels: Record<RiskLevel, number>; notChecked: number } {
+  const levels: Record<RiskLevel, number> = { PASS: 0, REVIEW: 0, REJECT: 0 };
+  let notChecked = 0;
+  for (const f of frames) {
+    if (f.kind !== "frame") continue;
+    if (f.level === null) notChecked += 1;
+    else levels[f.level] += 1;
+  }
+  return { levels, notChecked };
 }

@@ -1,0 +1,128 @@
+// The dashboard's stream record over a real store: frames the detectors skipped (detectType 2) are counted apart,
+// never move "now" or worst, and a stream whose detection falls behind is listed on the Status page.
+import assert from "node:assert/strict";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { eq } from "drizzle-orm";
+import type { ModerationClient } from "../../lib/client";
+import type { StreamSummary } from "../../lib/dashboard-api";
+import { streamsBehind } from "../../server/dashboard/status";
+import { createStreamsDashboard } from "../../server/dashboard/streams";
+import { hashToken } from "../../server/dashboard/tokens";
+import { openStore, type Store } from "../../server/store/db";
+import { dashboardStreams, receivedCallbacks } from "../../server/store/schema";
+
+type Level = "PASS" | "REVIEW" | "REJECT";
+
+describe("honest live state in the dashboard's stream record", () => {
+  let store: Store;
+  let dataDir: string;
+  let streams: ReturnType<typeof createStreamsDashboard>;
+  const published: StreamSummary[] = [];
+  let delivery = 0;
+
+  before(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "mod-honest-"));
+    store = await openStore({ dataDir, databaseUrl: null });
+    streams = createStreamsDashboard({
+      db: store.db,
+      client: {} as ModerationClient,
+      serviceBaseUrl: "http://127.0.0.1:9",
+      receiverOrigin: "http://127.0.0.1:9",
+      publishEvent: () => undefined,
+      publishSummary: (s) => void published.push(s),
+      signingSecret: null,
+    });
+  });
+  after(async () => {
+    await store.close();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  const addStream = async (requestId: string, detectStep: number | null = null) => {
+    await store.db.insert(dashboardStreams).values({ requestId, kind: "video", url: `rtmp://x/${requestId}`, serviceBaseUrl: "http://127.0.0.1:9", receiverToken: hashToken(`token-${requestId}`), status: "running", startedAt: new Date(), detectStep });
+  };
+  let frameNo = 0;
+  const frame = async (requestId: string, level: Level, detectType?: 1 | 2) => {
+    frameNo += 1;
+    const body = {
+      code: 1100,
+      message: "Success",
+      requestId: `${requestId}_v${frameNo}`,
+      contentType: 1,
+      statCode: 0,
+      frameDetail: {
+        imgUrl: "http://127.0.0.1:9/media/f.jpg",
+        riskLevel: level,
+        riskLabel1: level === "PASS" ? "normal" : "ad",
+        riskLabel2: level === "PASS" ? "" : "ad",
+        riskLabel3: level === "PASS" ? "" : "ad",
+        riskDescription: level === "PASS" ? "正常" : "广告",
+        riskDetail: { riskSource: level === "PASS" ? 1000 : 1001 },
+        allLabels: [],
+        businessLabels: [],
+        auxInfo: { beginProcessTime: 1, finishProcessTime: 2, imgTime: "2026-01-01 10:00:00.000", ...(detectType ? { detectType } : {}) },
+      },
+    };
+    const answer = await streams.receive(`token-${requestId}`, JSON.stringify(body), new Headers({ "webhook-id": `msg_${++delivery}` }));
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  };
+  const summary = async (requestId: string) => (await streams.detail(requestId))!.stream;
+
+  test("unchecked frames are counted apart; NOW is the last checked frame; worst ignores unchecked frames", async () => {
+    await addStream("s1");
+    await frame("s1", "PASS");
+    await frame("s1", "REJECT", 1);
+    await frame("s1", "PASS", 2);
+    await frame("s1", "PASS", 2);
+    let s = await summary("s1");
+    assert.deepEqual(
+      { frames: s.frames, checked: s.framesChecked, notChecked: s.framesNotChecked, now: s.currentRisk, worst: s.worstRisk },
+      { frames: 4, checked: 2, notChecked: 2, now: "REJECT", worst: "REJECT" },
+      "the two unchecked PASS frames did not become NOW",
+    );
+    assert.deepEqual({ frames: s.framesLastMinute, notChecked: s.notCheckedLastMinute }, { frames: 4, notChecked: 2 });
+    // the live summary carries the same counts
+    const live = published.filter((p) => p.requestId === "s1").at(-1)!;
+    assert.deepEqual([live.framesChecked, live.framesNotChecked, live.framesLastMinute, live.notCheckedLastMinute, live.currentRisk], [2, 2, 4, 2, "REJECT"]);
+
+    await frame("s1", "PASS");
+    s = await summary("s1");
+    assert.equal(s.currentRisk, "PASS");
+    assert.equal(s.worstRisk, "REJECT");
+  });
+
+  test("a stream of only unchecked frames has no risk at all (not PASS), even if the frames say REJECT", async () => {
+    await addStream("s2");
+    await frame("s2", "PASS", 2);
+    await frame("s2", "REJECT", 2);
+    const s = await summary("s2");
+    assert.equal(s.currentRisk, null);
+    assert.equal(s.worstRisk, null);
+    assert.deepEqual([s.frames, s.framesChecked, s.framesNotChecked], [2, 0, 2]);
+  });
+
+  test("Status lists streams behind in the last minute; not those whose skips detectStep explains, nor old ones", async () => {
+    await addStream("s3", 2);
+    for (let i = 0; i < 3; i++) {
+      await frame("s3", "PASS", 1);
+      await frame("s3", "PASS", 2);
+    }
+    const behind = await streamsBehind(store.db);
+    assert.deepEqual(behind.map((b) => [b.requestId, b.notCheckedLastMinute, b.framesLastMinute]).sort(), [["s1", 2, 5], ["s2", 2, 2]]);
+    assert.deepEqual(((await streams.list()).find((x) => x.requestId === "s3")!).framesNotChecked, 3);
+
+    // every result of s1 arrived two minutes ago: nothing is left in its last minute
+    await store.db.update(receivedCallbacks).set({ receivedAt: new Date(Date.now() - 120_000) }).where(eq(receivedCallbacks.requestId, "s1"));
+    await store.db.update(dashboardStreams).set({ lastResultAt: new Date(Date.now() - 120_000) }).where(eq(dashboardStreams.requestId, "s1"));
+    assert.deepEqual((await streamsBehind(store.db)).map((b) => b.requestId), ["s2"]);
+    const s1 = await summary("s1");
+    assert.deepEqual([s1.framesLastMinute, s1.notCheckedLastMinute, s1.framesNotChecked], [0, 0, 2], "the totals stay");
+
+    // an ended stream is never behind
+    await store.db.update(dashboardStreams).set({ status: "ended" }).where(eq(dashboardStreams.requestId, "s2"));
+    assert.deepEqual(await streamsBehind(store.db), []);
+  });
+});
