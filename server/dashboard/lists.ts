@@ -49,7 +49,8 @@ export function createLists(o: { dataDir: string; detect: DetectPool }) {
     async add(kind: ListKind, list: string, entry: string, file: { name: string; bytes: Uint8Array }): Promise<string> {
       if (!entry.trim()) throw new Error("entry name is required");
       const dir = await fs.mkdtemp(path.join(os.tmpdir(), "list-upload-"));
-      const tmp = path.join(dir, path.basename(file.name).replace(/[^\w.-]/g, "_") || "upload");
+      const shown = path.basename(file.name).replace(/[^\w.-]/g, "_") || "upload";
+      const tmp = path.join(dir, shown);
       try {
         await fs.writeFile(tmp, file.bytes);
         if (kind === "faces") {
@@ -64,6 +65,12 @@ export function createLists(o: { dataDir: string; detect: DetectPool }) {
         if (!(REFERENCE_LISTS as readonly string[]).includes(list)) throw new Error(`list must be one of ${REFERENCE_LISTS.join(", ")}`);
         await audio.add(list as ReferenceListName, entry.trim(), tmp);
         return "track fingerprinted";
+      } catch (err) {
+        // the message goes back to the browser: it names the upload, never the temp file or another server path
+        const message = (err as Error)?.message ?? String(err);
+        const safe = uploadError(message, { tmp, dir, shown, roots: [o.dataDir, os.tmpdir()] });
+        if (safe !== message) console.warn(`[lists] ${kind} upload to ${list} failed: ${message}`);
+        throw new Error(safe, { cause: err });
       } finally {
         await fs.rm(dir, { recursive: true, force: true });
       }
@@ -80,3 +87,22 @@ export function createLists(o: { dataDir: string; detect: DetectPool }) {
 }
 
 export type Lists = ReturnType<typeof createLists>;
+
+/**
+ * An upload's error message fit for the client: the temp copy is named by the uploaded name, and any other
+ * path under `roots` (DATA_DIR, the temp folder) or absolute path (after a space, quote, bracket or "=")
+ * becomes "<path>".
+ */
+export function uploadError(message: string, o: { tmp: string; dir: string; shown: string; roots: readonly string[] }): string {
+  let out = message.split(o.tmp).join(o.shown).split(o.dir + path.sep).join("").split(o.dir).join("<path>");
+  for (const root of [...new Set(o.roots.filter((r) => r.length > 1))].sort((a, b) => b.length - a.length)) {
+    out = out.replace(new RegExp(escapeRegExp(root) + PATH_REST, "g"), "<path>");
+  }
+  return out.replace(ABSOLUTE_PATH, "$1<path>");
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** The rest of a path: up to a space, quote, bracket, parenthesis or ":;," (punctuation in messages). */
+const PATH_REST = String.raw`[^\s'"\x60()\[\]:;,]*`;
+/** An absolute path starting the text or after a space, quote, bracket or "=" (so not the path of a URL). */
+const ABSOLUTE_PATH = /(^|[\s'"`([=])\/[^\s'"`()[\]:;,]+/g;

@@ -83,7 +83,7 @@ export function fileFaceGallery(dir: string, opts: { embedder?: FaceEmbedder } =
       checkListName(list, GALLERY_LISTS);
       checkEntryName(entry);
       const found = await embed(new Uint8Array(await readFile(imagePath)));
-      if (!found) throw new Error(`no face found in ${imagePath} (face score ≥ ${POLICY.faces.minScore} needed)`);
+      if (!found) throw new Error(`no face found in ${path.basename(imagePath)} (face score ≥ ${POLICY.faces.minScore} needed)`);
       return serial(async () => {
         const file = fileOf(list, entry);
         const prev = await readFile(file, "utf8").then((t) => JSON.parse(t) as GalleryRecord, () => undefined);

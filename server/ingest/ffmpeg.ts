@@ -1,3 +1,4 @@
+import path from "node:path";
 import { FfmpegError, classifyStderr, lastMeaningfulLine, stderrTail } from "./ffmpeg-error";
 import { startProcess, type OwnedProcess, type ProcessResult, type StartOptions } from "./process";
 import { resolveFfmpeg } from "./resolve";
@@ -12,6 +13,53 @@ export const LOCAL_PROTOCOLS = "file,pipe";
  * at most 10 MB and 10 s of media (ffmpeg's own defaults are similar, but stated here they cannot drift).
  */
 export const PROBE_LIMITS: readonly string[] = ["-probesize", "10000000", "-analyzeduration", "10000000"];
+
+/**
+ * Demuxers a downloaded file may be opened with: single-file containers whose demuxers read that one file and
+ * never open another file or URL named inside it. Left out on purpose: playlists and manifests (hls, dash),
+ * concat/ffconcat scripts, image sequences (image2) and every other demuxer that opens further inputs (a file
+ * served as "video.mp4" can be any of these: ffmpeg probes the content, not the name). Names are the ones `-f`
+ * takes; each also matches the demuxer's full name list ("mov" ↔ "mov,mp4,m4a,3gp,3g2,mj2").
+ */
+export const FILE_DEMUXERS = ["mov", "matroska", "flv", "mpegts", "avi", "ogg", "wav", "mp3", "aac", "flac", "mpeg", "asf"] as const;
+export type FileDemuxer = (typeof FILE_DEMUXERS)[number];
+
+/** `-format_whitelist` value for probing a downloaded file: every allowlisted demuxer, nothing else. */
+export const FILE_FORMAT_WHITELIST = FILE_DEMUXERS.join(",");
+
+/** The allowlisted demuxer behind a probed format name ("mov,mp4,m4a,3gp,3g2,mj2" → "mov", "hls" → null). */
+export function fileDemuxerFor(formatName: string | null | undefined): FileDemuxer | null {
+  const names = (formatName ?? "").split(",").map((n) => n.trim().toLowerCase());
+  return FILE_DEMUXERS.find((d) => names.includes(d)) ?? null;
+}
+
+/**
+ * Input options (put right before `-i <path>`) for opening a downloaded local file: only the `file` protocol
+ * (no pipe, no network), and only allowlisted demuxers. With `demuxer` (the one probing found) that demuxer is
+ * forced with `-f` and is the only one on `-format_whitelist`; without it every allowlisted demuxer may be
+ * probed, and a playlist, concat script or image sequence is refused before its header is read (so it can
+ * open nothing). Both options exist in ffmpeg 4.x and 5.x (ffmpeg and ffprobe).
+ */
+export function fileInputOptions(demuxer?: FileDemuxer | null): string[] {
+  if (!demuxer) return ["-protocol_whitelist", "file", "-format_whitelist", FILE_FORMAT_WHITELIST];
+  // mov can follow external data references (drefs); off by default, stated here so it cannot drift
+  return ["-protocol_whitelist", "file", "-format_whitelist", demuxer, "-f", demuxer, ...(demuxer === "mov" ? ["-enable_drefs", "0"] : [])];
+}
+
+/** Demuxer named in ffmpeg's "[<demuxer> @ 0x…] Format not on whitelist" refusal, e.g. "hls,applehttp"; else null. */
+export function refusedFormatIn(stderr: string): string | null {
+  return /\[([^\]@]+?) @ 0x[0-9a-f]+\] Format not on whitelist/i.exec(stderr)?.[1]?.trim() ?? null;
+}
+
+/** A readable name for a refused demuxer: "hls,applehttp" → "hls playlist", "concat" → "concat script". */
+export function describeFormat(demuxer: string): string {
+  const first = demuxer.split(",")[0].trim().toLowerCase();
+  if (first === "hls" || first === "applehttp") return "hls playlist";
+  if (first === "concat") return "concat script (ffconcat)";
+  if (first === "dash") return "dash manifest";
+  if (first === "image2" || first.endsWith("_pipe") || first === "image2pipe") return `image (${first})`;
+  return first;
+}
 
 /** Input option making the decoder refuse pictures larger than `maxPixels` (w × h), e.g. a 20000×20000 frame. */
 export const decodeLimits = (maxPixels?: number): string[] => (maxPixels && maxPixels > 0 ? ["-max_pixels", String(Math.min(2 ** 31 - 1, Math.floor(maxPixels)))] : []);
@@ -78,16 +126,35 @@ export function ffmpegArgv(args: readonly string[]): string[] {
   return [...head, "-hide_banner", "-nostdin", "-nostats", ...rest];
 }
 
-/** Turns a finished run into the error it evidences, or null when it succeeded. */
-export function failureOf(result: ProcessResult & { spawnError: Error | null }, bin: string): FfmpegError | null {
+/**
+ * `text` with the absolute paths among `args` shortened to their base names ("/data/media/<id>/source" →
+ * "source"), and their folders dropped from any other file named in it (ffmpeg prints the expanded output
+ * name, e.g. ".../frame-00001.jpg"): error messages can reach a client, server paths must not.
+ */
+export function withoutPaths(text: string, args: readonly string[]): string {
+  const files = args.filter((a) => a.length > 1 && path.isAbsolute(a));
+  const dirs = files.map((f) => path.dirname(f)).filter((d) => d.length > 1);
+  let out = text;
+  for (const f of [...new Set(files)].sort((a, b) => b.length - a.length)) out = out.split(f).join(path.basename(f));
+  for (const d of [...new Set(dirs)].sort((a, b) => b.length - a.length)) out = out.split(d + path.sep).join("");
+  return out;
+}
+
+/**
+ * Turns a finished run into the error it evidences, or null when it succeeded. With the run's `args`, the
+ * message names files by base name only (withoutPaths); the stderr tail (logs only) keeps them.
+ */
+export function failureOf(result: ProcessResult & { spawnError: Error | null }, bin: string, args: readonly string[] = []): FfmpegError | null {
   const tail = stderrTail(result.stderr);
   if (result.spawnError) return new FfmpegError("failed", `cannot start ${bin}: ${result.spawnError.message}`, tail, { cause: result.spawnError });
   if (result.stoppedBy === "timeout") return new FfmpegError("timeout", `${bin} timed out`, tail);
   if (result.stoppedBy === "aborted") return new FfmpegError("killed", `${bin} was stopped`, tail);
   if (result.code === 0) return null;
   if (result.code === null) return new FfmpegError("killed", `${bin} was killed by ${result.signal ?? "a signal"}`, tail);
+  const refused = refusedFormatIn(result.stderr);
+  if (refused) return new FfmpegError("invalid-data", `${bin} refused the input: unsupported container format: ${describeFormat(refused)}`, tail);
   const kind = classifyStderr(result.stderr);
-  const line = lastMeaningfulLine(result.stderr) || `exit code ${result.code}`;
+  const line = withoutPaths(lastMeaningfulLine(result.stderr), args) || `exit code ${result.code}`;
   return new FfmpegError(kind, `${bin} failed (${kind}): ${line}`, tail);
 }
 
@@ -107,7 +174,7 @@ export function startFfmpeg(args: readonly string[], opts: StartOptions = {}): O
 export async function runFfmpeg(args: string[], opts: FfmpegRunOptions = {}): Promise<{ stdout: Buffer; stderr: string }> {
   const proc = startFfmpeg(args, opts);
   const result = await proc.done;
-  const err = failureOf(result, "ffmpeg");
+  const err = failureOf(result, "ffmpeg", args);
   if (err) throw err;
   return { stdout: result.stdout, stderr: result.stderr };
 }

@@ -3,7 +3,7 @@ import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { CapturePlan } from "./capture-plan";
 import { MAX_CAPTURE_FRAMES } from "./capture-plan";
-import { FfmpegError, PROBE_LIMITS, decodeLimits, runFfmpeg } from "./ffmpeg";
+import { FfmpegError, PROBE_LIMITS, decodeLimits, fileInputOptions, runFfmpeg, type FileDemuxer } from "./ffmpeg";
 
 export interface CapturedFrame {
   /** 1-based, in time order. */
@@ -25,6 +25,11 @@ export interface ExtractFramesOptions {
   timeoutMs?: number;
   /** The decoder refuses larger pictures (width × height); unset = ffmpeg's own limit. */
   maxPixels?: number;
+  /**
+   * The allowlisted demuxer probing found (MediaInfo.demuxer): forced on every run. Unset, any allowlisted
+   * demuxer may be probed (never a playlist or concat script: see fileInputOptions).
+   */
+  demuxer?: FileDemuxer | null;
 }
 
 /** Below this spacing one decoding pass beats a seek per frame (60 s 720p, GOP 2 s: 1 s → pass 1.7 s vs seek 4.6 s; 5 s → 1.6 s vs 1.0 s). */
@@ -54,9 +59,9 @@ async function nonEmpty(file: string): Promise<boolean> {
 }
 
 /** One frame at or after `t` (fast input seeking); past the last video frame, the last frame instead. */
-async function grabAt(file: string, t: number, out: string, opts: Required<Pick<ExtractFramesOptions, "maxWidth" | "timeoutMs">> & { signal?: AbortSignal; maxPixels?: number }): Promise<number | null> {
+async function grabAt(file: string, t: number, out: string, opts: Required<Pick<ExtractFramesOptions, "maxWidth" | "timeoutMs">> & { signal?: AbortSignal; maxPixels?: number; demuxer?: FileDemuxer | null }): Promise<number | null> {
   const run = (pre: string[], post: string[]) =>
-    runFfmpeg([...PROBE_LIMITS, ...decodeLimits(opts.maxPixels), ...pre, "-i", file, "-map", "0:v:0", "-vf", `showinfo,${scaleFilter(opts.maxWidth)}`, ...post, "-q:v", JPEG_QUALITY, "-y", out], { timeoutMs: opts.timeoutMs, signal: opts.signal });
+    runFfmpeg([...fileInputOptions(opts.demuxer), ...PROBE_LIMITS, ...decodeLimits(opts.maxPixels), ...pre, "-i", file, "-map", "0:v:0", "-vf", `showinfo,${scaleFilter(opts.maxWidth)}`, ...post, "-q:v", JPEG_QUALITY, "-y", out], { timeoutMs: opts.timeoutMs, signal: opts.signal });
   const { stderr } = await run(["-ss", String(t)], ["-frames:v", "1"]);
   const shown = parseShowinfoTimes(stderr);
   if (shown.length && (await nonEmpty(out))) return round3(t + Math.max(0, shown[0]));
@@ -109,7 +114,7 @@ async function extractInOnePass(file: string, outDir: string, pre: string[], sel
     }
   };
   const chain = [selectFilter, "showinfo", scaleFilter(o.maxWidth)].filter(Boolean).join(",");
-  const args = [...PROBE_LIMITS, ...decodeLimits(o.maxPixels), ...pre, "-i", file, "-map", "0:v:0", "-vf", chain, "-vsync", "vfr", "-frames:v", String(maxFrames), "-q:v", JPEG_QUALITY, "-atomic_writing", "1", "-start_number", "1", "-y", path.join(outDir, "frame-%05d.jpg")];
+  const args = [...fileInputOptions(o.demuxer), ...PROBE_LIMITS, ...decodeLimits(o.maxPixels), ...pre, "-i", file, "-map", "0:v:0", "-vf", chain, "-vsync", "vfr", "-frames:v", String(maxFrames), "-q:v", JPEG_QUALITY, "-atomic_writing", "1", "-start_number", "1", "-y", path.join(outDir, "frame-%05d.jpg")];
   await runFfmpeg(args, {
     timeoutMs: o.timeoutMs,
     signal: o.signal,
@@ -135,16 +140,19 @@ export function arithmeticStep(times: number[]): number | null {
 /** `select` expression taking, for the k-th target k·step, the first frame at or after it. */
 const everyStepSelect = (step: number, limit: number) => `select='lt(selected_n,${limit})*gte(t+0.001,selected_n*${step})'`;
 
-/** Grabs the frames a CapturePlan asks for as JPEGs in `outDir`, scaled down to at most maxWidth. */
+/**
+ * Grabs the frames a CapturePlan asks for as JPEGs in `outDir`, scaled down to at most maxWidth. `file` is a
+ * local (downloaded) file, opened only with an allowlisted demuxer (`opts.demuxer`, see fileInputOptions).
+ */
 export async function extractFrames(file: string, plan: CapturePlan, outDir: string, opts: ExtractFramesOptions = {}): Promise<CapturedFrame[]> {
   await mkdir(outDir, { recursive: true });
   const o = { maxWidth: 1280, concurrency: 2, timeoutMs: DEFAULT_TIMEOUT_MS, strategy: "auto" as const, ...opts };
   if (plan.mode === "keyframes") {
-    return nonEmptyOr(file, await extractInOnePass(file, outDir, ["-skip_frame", "nokey"], null, MAX_CAPTURE_FRAMES, o));
+    return nonEmptyOr(await extractInOnePass(file, outDir, ["-skip_frame", "nokey"], null, MAX_CAPTURE_FRAMES, o));
   }
   if (plan.times.length === 0) {
     const step = plan.intervalSec ?? 5;
-    return nonEmptyOr(file, await extractInOnePass(file, outDir, [], everyStepSelect(step, MAX_CAPTURE_FRAMES), MAX_CAPTURE_FRAMES, o));
+    return nonEmptyOr(await extractInOnePass(file, outDir, [], everyStepSelect(step, MAX_CAPTURE_FRAMES), MAX_CAPTURE_FRAMES, o));
   }
   const step = arithmeticStep(plan.times);
   const spacing = step ?? Infinity;
@@ -153,10 +161,11 @@ export async function extractFrames(file: string, plan: CapturePlan, outDir: str
     const frames = await extractInOnePass(file, outDir, [], everyStepSelect(step, plan.times.length), plan.times.length, o);
     if (frames.length > 0) return frames;
   }
-  return nonEmptyOr(file, await extractBySeeking(file, plan.times, outDir, o));
+  return nonEmptyOr(await extractBySeeking(file, plan.times, outDir, o));
 }
 
-function nonEmptyOr(file: string, frames: CapturedFrame[]): CapturedFrame[] {
-  if (frames.length === 0) throw new FfmpegError("no-stream", `no video frame could be decoded from ${file}`);
+/** The message names no file: it reaches a client (Query / callback 1905), and the file sits under DATA_DIR. */
+function nonEmptyOr(frames: CapturedFrame[]): CapturedFrame[] {
+  if (frames.length === 0) throw new FfmpegError("no-stream", "no video frame could be decoded");
   return frames;
 }

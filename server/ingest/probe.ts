@@ -1,4 +1,4 @@
-import { FfmpegError, PROBE_LIMITS, failureOf, protocolWhitelistFor, startFfmpeg } from "./ffmpeg";
+import { FfmpegError, PROBE_LIMITS, describeFormat, failureOf, fileDemuxerFor, fileInputOptions, protocolWhitelistFor, refusedFormatIn, startFfmpeg, type FileDemuxer } from "./ffmpeg";
 import { stderrTail } from "./ffmpeg-error";
 import { startProcess } from "./process";
 import { resolveFfprobe } from "./resolve";
@@ -11,6 +11,16 @@ export interface MediaInfo {
   height: number | null;
   fps: number | null;
   formatName: string | null;
+  /** The allowlisted demuxer this format is read with (FILE_DEMUXERS), to force on every later run; null when none. */
+  demuxer: FileDemuxer | null;
+}
+
+/** A downloaded file whose container is not on the allowlist (a playlist, a concat script, an image…). */
+export class UnsupportedContainerError extends FfmpegError {
+  constructor(format: string, stderrTail = "") {
+    super("invalid-data", `unsupported container format: ${format}`, stderrTail);
+    this.name = "UnsupportedContainerError";
+  }
 }
 
 const PROBE_TIMEOUT_MS = 30_000;
@@ -57,6 +67,7 @@ export function mediaInfoFromProbeJson(json: ProbeJson): MediaInfo {
     height: positive(video?.height),
     fps: video ? parseRate(video.avg_frame_rate) ?? parseRate(video.r_frame_rate) : null,
     formatName: json.format?.format_name ?? null,
+    demuxer: fileDemuxerFor(json.format?.format_name),
   };
 }
 
@@ -76,14 +87,30 @@ export function mediaInfoFromFfmpegStderr(stderr: string): MediaInfo {
     height: size ? positive(Number(size[2])) : null,
     fps: fps ? positive(Number(fps[1]) * (fps[2] ? 1000 : 1)) : null,
     formatName: input?.[1] ?? null,
+    demuxer: fileDemuxerFor(input?.[1]),
   };
 }
 
+/** A plain path (no scheme): a local file, probed with only the file protocol and the allowlisted demuxers. */
+const isLocalPath = (input: string) => {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(input)?.[1];
+  return !scheme || scheme.length === 1;
+};
+
+/** Input options for probing: a local file gets fileInputOptions() (no demuxer forced yet), a URL its scheme's whitelist. */
+const probeInputOptions = (input: string) => (isLocalPath(input) ? fileInputOptions() : ["-protocol_whitelist", protocolWhitelistFor(input)]);
+
+/** The refusal of a non-allowlisted container, when that is why the probe failed. */
+function refusal(stderr: string): UnsupportedContainerError | null {
+  const refused = refusedFormatIn(stderr);
+  return refused ? new UnsupportedContainerError(describeFormat(refused), stderrTail(stderr)) : null;
+}
+
 async function probeWithFfprobe(bin: string, file: string): Promise<MediaInfo> {
-  const args = ["-v", "error", "-protocol_whitelist", protocolWhitelistFor(file), "-print_format", "json", "-show_format", "-show_streams", ...PROBE_LIMITS, "-i", file];
+  const args = ["-v", "error", ...probeInputOptions(file), "-print_format", "json", "-show_format", "-show_streams", ...PROBE_LIMITS, "-i", file];
   const result = await startProcess(bin, args, { timeoutMs: PROBE_TIMEOUT_MS }).done;
-  const err = failureOf(result, "ffprobe");
-  if (err) throw err;
+  const err = failureOf(result, "ffprobe", args);
+  if (err) throw (!result.stoppedBy && !result.spawnError && refusal(result.stderr)) || err;
   try {
     return mediaInfoFromProbeJson(JSON.parse(result.stdout.toString("utf8")) as ProbeJson);
   } catch (cause) {
@@ -93,18 +120,24 @@ async function probeWithFfprobe(bin: string, file: string): Promise<MediaInfo> {
 
 async function probeWithFfmpeg(file: string): Promise<MediaInfo> {
   // With no output ffmpeg exits 1 after printing the input summary; only a summary-less run is a failure.
-  const result = await startFfmpeg([...PROBE_LIMITS, "-i", file], { timeoutMs: PROBE_TIMEOUT_MS }).done;
+  const args = [...probeInputOptions(file), ...PROBE_LIMITS, "-i", file];
+  const result = await startFfmpeg(args, { timeoutMs: PROBE_TIMEOUT_MS }).done;
   const summarised = !result.stoppedBy && !result.spawnError && /^Input #0/m.test(result.stderr);
   if (summarised) return mediaInfoFromFfmpegStderr(result.stderr);
-  throw failureOf(result, "ffmpeg") ?? new FfmpegError("failed", "ffmpeg printed no input summary", stderrTail(result.stderr));
+  throw (!result.stoppedBy && !result.spawnError && refusal(result.stderr)) || (failureOf(result, "ffmpeg", args) ?? new FfmpegError("failed", "ffmpeg printed no input summary", stderrTail(result.stderr)));
 }
 
-/** Duration, streams, size and rate of a file or URL; undecodable input → FfmpegError "invalid-data". */
+/**
+ * Duration, streams, size, rate and container of a file or URL; undecodable input → FfmpegError "invalid-data".
+ * A local file is probed with fileInputOptions(): only allowlisted demuxers (FILE_DEMUXERS), so a playlist or
+ * concat script is refused before it can open anything (UnsupportedContainerError, "unsupported container
+ * format: hls playlist"); pass `info.demuxer` to extractFrames / extractAudioSegments to force the same demuxer.
+ * Messages never name the file (they can reach a client).
+ */
 export async function probeMedia(file: string): Promise<MediaInfo> {
   const ffprobe = resolveFfprobe();
   const info = ffprobe ? await probeWithFfprobe(ffprobe.path, file) : await probeWithFfmpeg(file);
-  if (!info.hasVideo && !info.hasAudio) {
-    throw new FfmpegError("invalid-data", `no decodable audio or video stream in ${file}`);
-  }
+  if (isLocalPath(file) && !info.demuxer) throw new UnsupportedContainerError(describeFormat(info.formatName ?? "unknown"));
+  if (!info.hasVideo && !info.hasAudio) throw new FfmpegError("invalid-data", "no decodable audio or video stream");
   return info;
 }

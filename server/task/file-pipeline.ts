@@ -39,7 +39,8 @@ export async function runVideoFile(ctx: EngineContext, task: TaskRow, signal: Ab
     if (signal.aborted) throw err;
     if (!(err instanceof Unrecognised || err instanceof DownloadError || err instanceof FfmpegError || err instanceof UrlRefusedError)) throw err;
     ctx.log(`file ${task.requestId}: ${err.message}`);
-    result = { code: Code.CONTENT_UNRECOGNISED, message: `${codeMessage(Code.CONTENT_UNRECOGNISED)}: ${err.message}`, requestId: task.requestId, btId: req.data.btId };
+    const reason = publicReason(err.message, [dir, ctx.mediaRoot, ctx.config.dataDir]);
+    result = { code: Code.CONTENT_UNRECOGNISED, message: `${codeMessage(Code.CONTENT_UNRECOGNISED)}: ${reason}`, requestId: task.requestId, btId: req.data.btId };
   } finally {
     await fs.rm(path.join(dir, "source"), { force: true });
   }
@@ -105,8 +106,9 @@ async function moderate(ctx: EngineContext, task: TaskRow, req: VideoFileRequest
   };
 
   const maxPixels = limits.mediaMaxWidth * limits.mediaMaxHeight;
-  const framesJob = plan ? extractFrames(source, plan, dir, { signal, maxPixels, onFrame: (f) => verdicts.push(detectOne(f)) }) : Promise.resolve([]);
-  const audioJob = wantAudio ? extractAudioSegments(source, dir, { signal }) : Promise.resolve([] as AudioSegment[]);
+  // the demuxer probing chose (an allowlisted container) is forced on every run: see fileInputOptions
+  const framesJob = plan ? extractFrames(source, plan, dir, { signal, maxPixels, demuxer: info.demuxer, onFrame: (f) => verdicts.push(detectOne(f)) }) : Promise.resolve([]);
+  const audioJob = wantAudio ? extractAudioSegments(source, dir, { signal, demuxer: info.demuxer }) : Promise.resolve([] as AudioSegment[]);
   // audio is detected while frames still are: the detectors use different cores (worker thread vs child processes)
   const step = req.data.audioDetectStep ?? 0;
   const audioItemsJob = audioJob.then(async (segments) => {
@@ -190,6 +192,19 @@ async function withStallWatch<T>(dir: string, ms: number, outer: AbortSignal, fn
   } finally {
     clearInterval(timer);
   }
+}
+
+/**
+ * A failure reason fit for a client (Query / callback): no server path. Paths under `roots` (the task's media
+ * folder, the media root, DATA_DIR) lose their folders, and any other absolute path left in the text (after a
+ * space, quote, bracket or "=") becomes "<path>"; URLs ("http://…") are left as they are.
+ */
+export function publicReason(message: string, roots: readonly string[]): string {
+  let out = message;
+  for (const root of [...new Set(roots.filter((r) => r.length > 1))].sort((a, b) => b.length - a.length)) {
+    out = out.split(root + path.sep).join("").split(root).join("<data>");
+  }
+  return out.replace(/(^|[\s'"`([=])\/[^\s'"`()[\]:;,]+/g, "$1<path>");
 }
 
 /** 1 − mean absolute difference of two 16×16 greyscale thumbnails. */

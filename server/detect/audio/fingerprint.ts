@@ -1,4 +1,5 @@
 // Chromaprint fingerprints through Debian's fpcalc (child process) and a sliding bit-error comparison in JS.
+import path from "node:path";
 import { startProcess } from "../../ingest/process";
 
 /** Seconds between two raw fingerprint items: chromaprint hops 4096 − 2731 = 1365 samples at 11 025 Hz. */
@@ -21,15 +22,15 @@ export async function fingerprintFile(mediaPath: string, o: { bin?: string; maxS
   const p = startProcess(o.bin ?? "fpcalc", ["-raw", "-json", "-length", String(o.maxSec ?? 0), mediaPath], { timeoutMs: o.timeoutMs ?? 60_000 });
   const r = await p.done;
   if (r.spawnError) throw new FingerprintError(`fpcalc could not start: ${r.spawnError.message}`);
-  if (r.stoppedBy) throw new FingerprintError(`fpcalc ${r.stoppedBy} on ${mediaPath}`);
+  if (r.stoppedBy) throw new FingerprintError(`fpcalc ${r.stoppedBy} on ${path.basename(mediaPath)}`);
   let parsed: { duration?: number; fingerprint?: unknown };
   try {
     parsed = JSON.parse(r.stdout.toString("utf8")) as typeof parsed;
   } catch {
-    throw new FingerprintError(`fpcalc gave no fingerprint for ${mediaPath}: ${r.stderr.trim().split("\n").pop() ?? ""}`);
+    throw new FingerprintError(`fpcalc gave no fingerprint for ${path.basename(mediaPath)}: ${(r.stderr.trim().split("\n").pop() ?? "").split(mediaPath).join(path.basename(mediaPath))}`);
   }
   const fp = parsed.fingerprint;
-  if (!Array.isArray(fp) || !fp.every((v) => Number.isInteger(v))) throw new FingerprintError(`fpcalc gave no fingerprint for ${mediaPath}`);
+  if (!Array.isArray(fp) || !fp.every((v) => Number.isInteger(v))) throw new FingerprintError(`fpcalc gave no fingerprint for ${path.basename(mediaPath)}`);
   return { fingerprint: fp as number[], durationSec: Number(parsed.duration ?? 0) };
 }
 

@@ -67,7 +67,7 @@ export function fileReferenceTracks(dir: string): FileReferenceTracks {
       checkList(list);
       if (entry.trim() === "") throw new Error("reference entry name is empty");
       const fp = await fingerprintFile(mediaPath);
-      if (fp.fingerprint.length === 0) throw new Error(`no audio fingerprint could be taken from ${mediaPath}`);
+      if (fp.fingerprint.length === 0) throw new Error(`no audio fingerprint could be taken from ${path.basename(mediaPath)}`);
       const stored: StoredTrack = { list, entry, durationSec: fp.durationSec, fingerprint: fp.fingerprint, source: path.basename(mediaPath), addedAt: new Date().toISOString() };
       const file = fileOf(list, entry);
       await mkdir(path.dirname(file), { recursive: true });
