@@ -134,8 +134,9 @@ export async function gate(o: GateOptions, req: http.IncomingMessage, res: http.
     // strangers' bodies (callbacks, sign-in) are bounded before anything reads them
     return method === "POST" && refuseBody(req, res, o.maxPublicBodyBytes, true);
   }
-  // signed-in routes too: a body is refused (411/413) before anything reads it
-  if (refuseBody(req, res, bodyLimit(rule), !isSafeMethod(method))) return true;
+  // signed-in routes too: a body is refused (411/413) before anything reads it (no Content-Length and no
+  // Transfer-Encoding: no body at all, e.g. a DELETE)
+  if (refuseBody(req, res, bodyLimit(rule), false)) return true;
 
   const session: SessionInfo | null = await o.auth.session(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
   const user: SessionUser | null = session?.user ?? null;

@@ -5,10 +5,11 @@ test.describe("callback receivers refuse forged callbacks", () => {
   const body = { code: 1100, message: "Success", requestId: "0".repeat(32), btId: "x", riskLevel: "REJECT", auxInfo: { frameCount: 0, billingImgNum: 0, billingAudioDuration: 0, time: 1 }, frameDetail: [], audioDetail: [] };
 
   for (const kind of ["file", "stream"]) {
-    test(`${kind} receiver: unknown secret → 404, nothing stored`, async ({ request }) => {
+    test(`${kind} receiver: unsigned callback to an unknown secret → 401, nothing stored`, async ({ request }) => {
+      // the embedded dashboard's callbacks are always signed with its own secret: the signature is checked first
       const res = await request.post(`/api/receiver/${kind}/not-a-real-secret`, { data: body });
-      expect(res.status()).toBe(404);
-      expect(await res.json()).toMatchObject({ ok: false });
+      expect(res.status()).toBe(401);
+      expect(await res.json()).toMatchObject({ ok: false, error: expect.stringMatching(/signature/) });
     });
   }
 
