@@ -1,5 +1,6 @@
 // Socket.io event map shared by the hub (server) and the dashboard (browser).
 import type { RiskLevel, StreamEvent, StreamSummary } from "./dashboard-api";
+import type { Incident } from "./incidents";
 
 export interface FileProgressEvent {
   requestId: string;
@@ -19,6 +20,8 @@ export interface ServerToClientEvents {
   "stream:event": (e: StreamEvent) => void;
   /** to STREAMS_ROOM: the wall's row of a stream changed */
   "stream:summary": (s: StreamSummary) => void;
+  /** to INCIDENTS_ROOM: an incident was created, extended, decided or assigned */
+  incident: (i: Incident) => void;
 }
 
 export interface ClientToServerEvents {
@@ -31,3 +34,4 @@ export const FILES_ROOM = "files";
 export const fileRoom = (requestId: string) => `file:${requestId}`;
 export const STREAMS_ROOM = "streams";
 export const streamRoom = (requestId: string) => `stream:${requestId}`;
+export const INCIDENTS_ROOM = "incidents";

@@ -18,6 +18,9 @@ import { readRequestTarget } from "./auth/request-target";
 import { can, SESSION_COOKIE } from "../lib/roles";
 import { RetentionJob } from "./store/retention";
 import { createStatus } from "./dashboard/status";
+import { createIncidents } from "./incidents";
+import { registerIncidentFeed } from "./incidents/feed";
+import { mediaReader } from "./incidents/media";
 
 export interface App {
   url: string;
@@ -133,7 +136,16 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   // deletes results, frames and audio clips past RESULT_RETENTION_HOURS (README "Security → Retention")
   const retention = new RetentionJob({ store, mediaRoot: `${config.dataDir}/media`, retentionHours: config.retentionHours, sweepMinutes: config.retentionSweepMinutes, log });
   const status = createStatus({ store, dataDir: config.dataDir, retention, engine });
-  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth), status });
+  // runs of hits become incidents as the receivers accept callbacks (README "Incidents and review queue")
+  const incidents = createIncidents({
+    db: store.db,
+    gapSec: config.incidentGapSec,
+    publish: (i) => hub.incident(i),
+    readMedia: mediaReader({ mediaRoot: engine?.ctx.mediaRoot ?? null, serviceOrigin: config.serviceBaseUrl ? new URL(config.serviceBaseUrl).origin : null }),
+    log,
+  });
+  registerIncidentFeed(store.db, incidents.feed);
+  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth), status, incidents });
   await engine?.start();
   retention.start();
 

@@ -29,6 +29,8 @@ export interface Config {
   /** SERVICE_ONLY=1: the moderation service (and the dashboard's API objects) without Next pages */
   serviceOnly: boolean;
   dashboardPollIntervalMs: number;
+  /** INCIDENT_GAP_SEC: hits of one category further apart than this start a new incident */
+  incidentGapSec: number;
   /** Limits (README "Security → Limits"); 0 disables a rate limit. */
   limits: {
     ratePerMinute: number;
@@ -92,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retentionSweepMinutes: num("RETENTION_SWEEP_MINUTES", 60, env),
     serviceOnly: env.SERVICE_ONLY === "1",
     dashboardPollIntervalMs: num("DASHBOARD_POLL_INTERVAL_MS", 2000, env),
+    incidentGapSec: num("INCIDENT_GAP_SEC", 10, env),
     limits: {
       ratePerMinute: num("RATE_LIMIT_PER_MINUTE", 600, env),
       rateBurst: num("RATE_LIMIT_BURST", 0, env), // 0 → RATE_LIMIT_PER_MINUTE

@@ -6,6 +6,7 @@ import type { Hub } from "./hub";
 import type { createDemo } from "./dashboard/demo";
 import type { AuthApi } from "./auth/api";
 import type { Status } from "./dashboard/status";
+import type { Incidents } from "./incidents";
 
 export interface Registry {
   engine: Engine | null; // null when the dashboard drives a remote service
@@ -15,6 +16,8 @@ export interface Registry {
   auth: AuthApi;
   /** Status page: disk use, retention sweeps, queue depths */
   status: Status;
+  /** Incidents and the review queue */
+  incidents: Incidents;
 }
 
 const KEY = Symbol.for("moderation-platform.registry");

@@ -51,6 +51,11 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   { methods: ["POST"], path: /^\/api\/streams\/[^/]+\/close$/, access: "stream:close", audit: "stream.close" },
   { methods: ["POST"], path: /^\/api\/demo\/start$/, access: "stream:start", audit: "demo.start" },
   { methods: ["POST"], path: /^\/api\/reviews$/, access: "review:record", audit: "review.record" },
+  // incidents (server/incidents): reading needs "view"; decisions and assignment are reviewers' work, audited, as is an evidence export
+  { methods: ["POST"], path: /^\/api\/incidents\/(decisions|[^/]+\/decision)$/, access: "review:record", audit: "incident.decision" },
+  { methods: ["POST"], path: /^\/api\/incidents\/[^/]+\/assign$/, access: "review:record", audit: "incident.assign" },
+  { methods: ["GET", "HEAD"], path: /^\/api\/incidents\/[^/]+\/export$/, access: "view", audit: "incident.export" },
+  { methods: ["GET", "HEAD"], path: /^\/(api\/incidents(\.csv)?|review)(\/|$)/, access: "view" },
   { methods: ["POST"], path: /^\/api\/lists\/(faces|images|audio)$/, access: "lists:edit", audit: "list.change", maxBodyBytes: UPLOAD_BODY_MAX },
   { methods: WRITE, path: /^\/api\/lists(\/|$)/, access: "lists:edit", audit: "list.change" },
   { methods: WRITE, path: /^\/api\/policy(\/|$)/, access: "policy:edit", audit: "policy.change" },

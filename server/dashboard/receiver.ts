@@ -8,6 +8,7 @@ import { unstorable } from "../../lib/contract/storable";
 import { verifyWebhook, type HeaderSource } from "../callback/signature";
 import type { Db } from "../store/db";
 import { dashboardFiles, receivedCallbacks } from "../store/schema";
+import { feedIncidents } from "../incidents/feed";
 
 /** Raw body → JSON → contract schema; a 400 answer naming the problem otherwise. */
 export function parseCallback(schema: z.ZodType, raw: string): { ok: true; json: unknown; data: unknown } | { ok: false; answer: ReceiverAnswer } {
@@ -68,6 +69,7 @@ export async function receiveFileCallback(deps: { db: Db; publish: (e: FileProgr
     .update(dashboardFiles)
     .set({ status: done ? "done" : "failed", code: body.code, riskLevel: body.riskLevel ?? null, callbackReceivedAt: now })
     .where(eq(dashboardFiles.requestId, file.requestId));
+  if (done) await feedIncidents(deps.db, { kind: "file", requestId: file.requestId, body: json as Record<string, unknown> });
   deps.publish({ requestId: file.requestId, btId: file.btId, status: done ? "done" : "failed", framesDone: file.framesTotal, framesTotal: file.framesTotal, segmentsDone: 0, segmentsTotal: 0, riskLevel: body.riskLevel, code: body.code });
   return { status: 200, body: { ok: true } };
 }

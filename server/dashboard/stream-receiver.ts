@@ -7,6 +7,7 @@ import { nextRisk, resultFact } from "../../lib/stream-state";
 import { dashboardStreams, receivedCallbacks } from "../store/schema";
 import type { HeaderSource } from "../callback/signature";
 import { checkSignature, parseCallback, type ReceiverAnswer } from "./receiver";
+import { feedIncidents } from "../incidents/feed";
 import type { StreamsDeps } from "./streams";
 import { loadSummary } from "./stream-window";
 
@@ -60,6 +61,7 @@ export async function receiveStreamCallback(d: Pick<StreamsDeps, "db" | "publish
       .where(eq(dashboardStreams.requestId, stream.requestId));
   }
   d.publishEvent({ id: saved.id, requestId: stream.requestId, kind, receivedAt: now.toISOString(), body });
+  await feedIncidents(d.db, { kind: "stream", requestId: stream.requestId, callbackId: saved.id, receivedAt: now, body });
   const fresh = await loadSummary(d.db, stream.requestId, now);
   if (fresh) d.publishSummary(fresh);
   return { status: 200, body: { ok: true } };

@@ -1,7 +1,8 @@
 import type http from "node:http";
 import { Server } from "socket.io";
 import type { StreamEvent, StreamSummary } from "../../lib/dashboard-api";
-import { FILES_ROOM, fileRoom, STREAMS_ROOM, streamRoom, type ClientToServerEvents, type FileProgressEvent, type ServerToClientEvents } from "../../lib/events";
+import { FILES_ROOM, fileRoom, INCIDENTS_ROOM, STREAMS_ROOM, streamRoom, type ClientToServerEvents, type FileProgressEvent, type ServerToClientEvents } from "../../lib/events";
+import type { Incident } from "../../lib/incidents";
 
 /** Who a connection belongs to, so it can be cut when that session or account ends. */
 export interface HubIdentity {
@@ -16,10 +17,12 @@ export interface Hub {
   fileProgress(e: FileProgressEvent): void;
   streamEvent(e: StreamEvent): void;
   streamSummary(s: StreamSummary): void;
+  /** to INCIDENTS_ROOM: an incident was created, extended, decided or assigned */
+  incident(i: Incident): void;
   close(): Promise<void>;
 }
 
-const ROOM_PATTERN = /^(files|streams|file:[0-9a-f]{32}|stream:[0-9a-f]{32})$/;
+const ROOM_PATTERN = /^(files|streams|incidents|file:[0-9a-f]{32}|stream:[0-9a-f]{32})$/;
 
 /** socket.io on the same HTTP server as Next; clients join named rooms and get typed events. */
 export function createHub(server: http.Server, authorize: (req: http.IncomingMessage) => Promise<HubIdentity | null>): Hub {
@@ -58,6 +61,7 @@ export function createHub(server: http.Server, authorize: (req: http.IncomingMes
     fileProgress: (e) => void io.to([FILES_ROOM, fileRoom(e.requestId)]).emit("file:progress", e),
     streamEvent: (e) => void io.to(streamRoom(e.requestId)).emit("stream:event", e),
     streamSummary: (s) => void io.to(STREAMS_ROOM).emit("stream:summary", s),
+    incident: (i) => void io.to(INCIDENTS_ROOM).emit("incident", i),
     disconnect: (q) => {
       for (const socket of io.sockets.sockets.values()) {
         const who = socket.data as Partial<HubIdentity>;

@@ -173,4 +173,56 @@ UPDATE dashboard_streams s SET
 CREATE INDEX received_callbacks_recent_idx ON received_callbacks (request_id, received_at);
 `,
   },
+  {
+    id: "0200_incidents",
+    sql: `
+CREATE TABLE incidents (
+  id text PRIMARY KEY,
+  source_kind text NOT NULL,
+  request_id text NOT NULL,
+  source_ref text NOT NULL,
+  title text,
+  url text,
+  media text NOT NULL,
+  label text NOT NULL,
+  labels jsonb NOT NULL,
+  risk_level text NOT NULL,
+  time_base text NOT NULL,
+  start_t double precision NOT NULL,
+  end_t double precision NOT NULL,
+  hits integer NOT NULL,
+  peak jsonb NOT NULL,
+  peak_score double precision NOT NULL,
+  status text NOT NULL,
+  assignee text,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE INDEX incidents_source_idx ON incidents (request_id, media, label);
+CREATE INDEX incidents_status_idx ON incidents (status, created_at);
+CREATE TABLE incident_hits (
+  id bigserial PRIMARY KEY,
+  incident_id text NOT NULL,
+  request_id text NOT NULL,
+  media text NOT NULL,
+  label text NOT NULL,
+  item_id text NOT NULL,
+  t double precision NOT NULL,
+  hit jsonb NOT NULL,
+  body jsonb NOT NULL,
+  callback_id bigint
+);
+CREATE INDEX incident_hits_incident_idx ON incident_hits (incident_id);
+CREATE UNIQUE INDEX incident_hits_item_uniq ON incident_hits (request_id, media, label, item_id);
+CREATE TABLE incident_decisions (
+  id bigserial PRIMARY KEY,
+  incident_id text NOT NULL,
+  decision text NOT NULL,
+  note text,
+  username text NOT NULL,
+  at timestamptz NOT NULL
+);
+CREATE INDEX incident_decisions_incident_idx ON incident_decisions (incident_id);
+`,
+  },
 ];

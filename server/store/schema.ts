@@ -1,4 +1,4 @@
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, bigserial, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /** One moderation task: a video file, or (later) a live video/audio stream. */
 export const tasks = pgTable(
@@ -113,6 +113,64 @@ export const receivedCallbacks = pgTable(
     body: jsonb("body").$type<Record<string, unknown>>().notNull(),
   },
   (t) => [index("received_callbacks_task_idx").on(t.requestId)],
+);
+
+/** Incidents: runs of hits of one source, medium and risk category (server/incidents; migration 0200_incidents). */
+export const incidents = pgTable(
+  "incidents",
+  {
+    id: text("id").primaryKey(),
+    sourceKind: text("source_kind").$type<"stream" | "file">().notNull(),
+    requestId: text("request_id").notNull(),
+    sourceRef: text("source_ref").notNull(),
+    title: text("title"),
+    url: text("url"),
+    media: text("media").$type<"frame" | "audio">().notNull(),
+    label: text("label").notNull(),
+    labels: jsonb("labels").$type<string[]>().notNull(),
+    riskLevel: text("risk_level").$type<"REVIEW" | "REJECT">().notNull(),
+    timeBase: text("time_base").$type<"epoch" | "offset">().notNull(),
+    startT: doublePrecision("start_t").notNull(),
+    endT: doublePrecision("end_t").notNull(),
+    hits: integer("hits").notNull(),
+    peak: jsonb("peak").$type<Record<string, unknown>>().notNull(),
+    peakScore: doublePrecision("peak_score").notNull(),
+    status: text("status").$type<"open" | "confirmed" | "cleared" | "escalated">().notNull(),
+    assignee: text("assignee"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("incidents_source_idx").on(t.requestId, t.media, t.label), index("incidents_status_idx").on(t.status, t.createdAt)],
+);
+
+export const incidentHits = pgTable(
+  "incident_hits",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    incidentId: text("incident_id").notNull(),
+    requestId: text("request_id").notNull(),
+    media: text("media").notNull(),
+    label: text("label").notNull(),
+    itemId: text("item_id").notNull(),
+    t: doublePrecision("t").notNull(),
+    hit: jsonb("hit").$type<Record<string, unknown>>().notNull(),
+    body: jsonb("body").$type<Record<string, unknown>>().notNull(),
+    callbackId: bigint("callback_id", { mode: "number" }),
+  },
+  (t) => [index("incident_hits_incident_idx").on(t.incidentId), uniqueIndex("incident_hits_item_uniq").on(t.requestId, t.media, t.label, t.itemId)],
+);
+
+export const incidentDecisions = pgTable(
+  "incident_decisions",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    incidentId: text("incident_id").notNull(),
+    decision: text("decision").notNull(),
+    note: text("note"),
+    username: text("username").notNull(),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("incident_decisions_incident_idx").on(t.incidentId)],
 );
 
 export type TaskKind = "video" | "videostream" | "audiostream";

@@ -1,0 +1,56 @@
+import type { AssignInput, BulkDecisionInput, DecisionInput, Incident, IncidentQuery } from "../../lib/incidents";
+import type { Db } from "../store/db";
+import { exportIncident, incidentsCsv } from "./export";
+import type { IncidentFeedInput } from "./feed";
+import { ingestFileResult, ingestStreamCallback } from "./ingest";
+import type { MediaReader } from "./media";
+import { assign, decide, decideOne, getIncident, listIncidents } from "./review";
+
+export interface IncidentsOptions {
+  db: Db;
+  /** INCIDENT_GAP_SEC: hits further apart than this start a new incident */
+  gapSec: number;
+  /** pushes a created or changed incident to the `incidents` room */
+  publish: (i: Incident) => void;
+  readMedia: MediaReader;
+  log: (m: string) => void;
+}
+
+export type Incidents = ReturnType<typeof createIncidents>;
+
+/**
+ * Incidents and the review queue (README "Incidents and review queue"): fed with every accepted callback,
+ * read and decided through app/api/incidents. Work for one task runs in arrival order, one at a time.
+ */
+export function createIncidents(o: IncidentsOptions) {
+  const deps = { db: o.db, gapSec: o.gapSec, publish: o.publish, readMedia: o.readMedia };
+  const queues = new Map<string, Promise<void>>();
+
+  function feed(input: IncidentFeedInput): Promise<void> {
+    const prev = queues.get(input.requestId) ?? Promise.resolve();
+    const run = prev
+      .then(() => (input.kind === "stream" ? ingestStreamCallback(deps, input) : ingestFileResult(deps, input)))
+      .catch((err: Error) => o.log(`incidents: ${input.kind} ${input.requestId}: ${err.stack ?? err}`));
+    queues.set(input.requestId, run);
+    void run.then(() => {
+      if (queues.get(input.requestId) === run) queues.delete(input.requestId);
+    });
+    return run;
+  }
+
+  return {
+    feed,
+    /** resolves once every callback fed so far is grouped (tests) */
+    idle: async () => {
+      while (queues.size) await Promise.all(queues.values());
+    },
+    list: (q: IncidentQuery, me: string) => listIncidents(deps, q, me),
+    get: (id: string) => getIncident(deps, id),
+    decide: (id: string, input: DecisionInput, username: string) => decideOne(deps, id, input, username),
+    decideMany: (input: BulkDecisionInput, username: string) => decide(deps, input, username),
+    /** `assignee` absent: the caller */
+    assign: (id: string, input: AssignInput, username: string) => assign(deps, id, input.assignee === undefined ? username : input.assignee),
+    exportZip: (id: string) => exportIncident(deps, id),
+    csv: async (q: IncidentQuery, me: string, origin: string) => incidentsCsv(await listIncidents(deps, q, me), origin),
+  };
+}
