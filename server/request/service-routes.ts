@@ -81,7 +81,7 @@ export function handleService(engine: Engine, req: http.IncomingMessage, res: ht
     return true;
   }
   if (p === "/openapi.json" && req.method === "GET") {
-    send(res, 200, buildOpenApi({ serverUrl: engine.ctx.config.publicBaseUrl ?? undefined }));
+    send(res, 200, buildOpenApi({ serverUrl: engine.ctx.config.publicBaseUrl }));
     return true;
   }
   if (p === "/capabilities/v4" && (req.method === "GET" || req.method === "POST")) {
