@@ -22,7 +22,7 @@ export default function AccountPage({ user, mustChange }: { user: SessionUser | 
     try {
       await apiJson("/api/auth/password", { method: "POST", body: { current, next } });
       setDone(true);
-      if (mustChange) window.location.assign("/streams");
+      if (mustChange) window.location.assign("/");
     } catch (err) {
       setError(err);
     }

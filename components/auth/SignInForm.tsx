@@ -37,7 +37,8 @@ export default function SignInForm({ next }: { next: string | null }) {
     try {
       await apiJson("/api/auth/signin", { method: "POST", body: { username, password } });
       // a full load, so the server renders the pages for the signed-in user
-      window.location.assign(safeNext(next, window.location.origin));
+      // without a `next`, "/" sends each role to its home page (reviewers: the review queue)
+      window.location.assign(safeNext(next ?? "/", window.location.origin));
     } catch (err) {
       setError(err);
       setBusy(false);

@@ -11,6 +11,7 @@ import { can, type Permission } from "@/lib/roles";
 const LINKS: Array<{ href: string; label: string; permission?: Permission }> = [
   { href: "/streams", label: "Streams" },
   { href: "/files", label: "Files" },
+  { href: "/review", label: "Review" },
   { href: "/lists", label: "Lists" },
   { href: "/policy", label: "Policy" },
   { href: "/capabilities", label: "Capabilities" },

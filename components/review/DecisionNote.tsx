@@ -1,0 +1,14 @@
+import { formatDateTime } from "@/components/ui/format";
+import { DECISION_NAMES, type DecisionRecord } from "@/lib/incidents";
+
+export const DECISION_TONE = { confirmed: "text-red-300", cleared: "text-risk-pass", escalated: "text-amber-300" } as const;
+
+/** "Confirmed violation by alice, 10:02 — note". */
+export default function DecisionNote({ d }: { d: DecisionRecord }) {
+  return (
+    <span data-testid="incident-decision" data-decision={d.decision} className="truncate">
+      <span className={DECISION_TONE[d.decision]}>{DECISION_NAMES[d.decision]}</span> by {d.username}, {formatDateTime(d.at)}
+      {d.note ? <span className="text-zinc-400"> — {d.note}</span> : null}
+    </span>
+  );
+}

@@ -1,0 +1,121 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useMemo, useState } from "react";
+import { useCan } from "@/components/auth/UserContext";
+import ErrorNote from "@/components/ui/ErrorNote";
+import Panel from "@/components/ui/Panel";
+import { DECISION_NAMES, INCIDENT_DECISIONS, type IncidentDecision, type IncidentQuery } from "@/lib/incidents";
+import IncidentDetail from "./IncidentDetail";
+import IncidentFilters, { type Filters } from "./IncidentFilters";
+import IncidentList from "./IncidentList";
+import { useAssign, useDecide, useIncidentQuery, useIncidentsLive, useIncidentsQuery } from "./useIncidents";
+import { useTriageKeys } from "./useTriageKeys";
+
+const sinceIso = (sec: number) => (sec > 0 ? new Date(Math.floor((Date.now() - sec * 1000) / 60_000) * 60_000).toISOString() : undefined);
+
+/**
+ * The reviewers' queue: every open incident across streams and files, the current one large with its evidence,
+ * keyboard triage (j/k, c/x/e, a, Enter), multi-select with bulk decisions, CSV of the filtered list.
+ */
+export default function ReviewPage({ initialId }: { initialId: string | null }) {
+  const router = useRouter();
+  const canDecide = useCan("review:record");
+  const [filters, setFilters] = useState<Filters>({ query: { status: initialId ? "all" : "open", sort: "newest" }, sinceSec: 0 });
+  const query: IncidentQuery = useMemo(() => ({ ...filters.query, since: sinceIso(filters.sinceSec) }), [filters]);
+  useIncidentsLive();
+  const list = useIncidentsQuery(query);
+  const incidents = useMemo(() => list.data?.incidents ?? [], [list.data]);
+  const [currentId, setCurrentId] = useState<string | null>(initialId);
+  const [lastIndex, setLastIndex] = useState(0);
+  const [checked, setChecked] = useState<Set<string>>(new Set());
+  const [note, setNote] = useState("");
+  const [bulkNote, setBulkNote] = useState("");
+  const decide = useDecide();
+  const assign = useAssign();
+
+  // the current incident stays current while it is listed; when it leaves (decided away), its place is taken by the next
+  const index = incidents.findIndex((i) => i.id === currentId);
+  const current = index >= 0 ? incidents[index] : (incidents[Math.min(lastIndex, incidents.length - 1)] ?? null);
+  const currentIndex = current ? incidents.indexOf(current) : -1;
+  useEffect(() => {
+    if (current && current.id !== currentId) setCurrentId(current.id);
+    if (currentIndex >= 0 && currentIndex !== lastIndex) setLastIndex(currentIndex);
+  }, [current, currentId, currentIndex, lastIndex]);
+  const detail = useIncidentQuery(current?.id ?? null);
+
+  const select = (id: string) => {
+    setCurrentId(id);
+    setNote("");
+  };
+  const move = (step: number) => {
+    if (incidents.length === 0) return;
+    const next = incidents[Math.max(0, Math.min(incidents.length - 1, (currentIndex < 0 ? 0 : currentIndex) + step))];
+    select(next.id);
+  };
+  const decideCurrent = (decision: IncidentDecision) => {
+    if (!current || !canDecide || decide.isPending) return;
+    decide.mutate({ ids: [current.id], decision, note }, { onSuccess: () => setNote("") });
+  };
+  const assignMe = () => current && canDecide && assign.mutate({ id: current.id });
+
+  useTriageKeys({
+    j: () => move(1),
+    k: () => move(-1),
+    c: () => decideCurrent("confirmed"),
+    x: () => decideCurrent("cleared"),
+    e: () => decideCurrent("escalated"),
+    a: () => assignMe(),
+    Enter: () => current && router.push(current.source.href),
+  });
+
+  const checkedIds = incidents.filter((i) => checked.has(i.id)).map((i) => i.id);
+  const bulk = (decision: IncidentDecision) =>
+    decide.mutate({ ids: checkedIds, decision, note: bulkNote }, { onSuccess: () => (setChecked(new Set()), setBulkNote("")) });
+
+  return (
+    <main className="mx-auto max-w-7xl space-y-3 px-4 py-4">
+      <div className="flex items-baseline gap-3">
+        <h1 className="text-lg font-semibold text-zinc-100">Review queue</h1>
+        <p className="text-xs text-zinc-500">
+          <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>c</kbd> confirm · <kbd>x</kbd> clear · <kbd>e</kbd> escalate · <kbd>a</kbd> assign to me · <kbd>Enter</kbd> open the source
+        </p>
+      </div>
+      <IncidentFilters filters={filters} setFilters={(f) => (setFilters(f), setChecked(new Set()))} csvQuery={query} />
+      {list.error ? <ErrorNote error={list.error} /> : null}
+      <div className="grid gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <Panel
+          title={<span data-testid="incident-count">{list.isPending ? "Loading…" : `${incidents.length} incident${incidents.length === 1 ? "" : "s"}`}</span>}
+          actions={
+            canDecide && checkedIds.length > 0 ? (
+              <div className="flex items-center gap-1.5" data-testid="bulk-bar">
+                <span className="text-[11px] text-zinc-400">{checkedIds.length} selected</span>
+                <input aria-label="Bulk note" className="w-28 rounded border border-surface-line bg-surface-sunken px-1.5 py-0.5 text-[11px] text-zinc-100" placeholder="note" value={bulkNote} onChange={(e) => setBulkNote(e.target.value)} />
+                {INCIDENT_DECISIONS.map((d) => (
+                  <button key={d} disabled={decide.isPending} onClick={() => bulk(d)} className="rounded border border-surface-line px-1.5 py-0.5 text-[11px] text-zinc-100 hover:bg-white/5 disabled:opacity-50">
+                    {DECISION_NAMES[d]}
+                  </button>
+                ))}
+              </div>
+            ) : (
+              incidents.length > 0 && (
+                <button onClick={() => setChecked(new Set(incidents.map((i) => i.id)))} className="text-[11px] text-sky-300 hover:underline">
+                  Select all
+                </button>
+              )
+            )
+          }
+        >
+          <IncidentList incidents={incidents} currentId={current?.id ?? null} checked={checked} onSelect={select} onCheck={(id, on) => setChecked((s) => { const n = new Set(s); if (on) n.add(id); else n.delete(id); return n; })} />
+        </Panel>
+        {current ? (
+          <IncidentDetail incident={current} detail={detail.data?.incident.id === current.id ? detail.data.incident : undefined} canDecide={canDecide} note={note} setNote={setNote} onDecide={decideCurrent} onAssignMe={assignMe} busy={decide.isPending || assign.isPending} error={decide.error ?? assign.error} />
+        ) : (
+          <Panel title="Incident">
+            <p className="p-6 text-center text-sm text-zinc-500">Nothing to review here.</p>
+          </Panel>
+        )}
+      </div>
+    </main>
+  );
+}
