@@ -14,6 +14,10 @@ export interface Config {
   serviceAccessKey: string | null;
   callbackRetryTimeScale: number;
   streamRetryTimeScale: number;
+  /** STREAM_DRAIN_TIMEOUT_SEC: after a stream's end begins, how long frames/segments already captured may still be detected */
+  streamDrainTimeoutSec: number;
+  /** STREAM_FRAME_BACKLOG: frames of one stream waiting for detection; past it the oldest is called back not checked */
+  streamFrameBacklog: number;
   detectWorkers: number;
   fileConcurrency: number;
   maxConcurrentStreams: number;
@@ -82,6 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serviceAccessKey: env.SERVICE_ACCESS_KEY || null,
     callbackRetryTimeScale: num("CALLBACK_RETRY_TIME_SCALE", 1, env),
     streamRetryTimeScale: num("STREAM_RETRY_TIME_SCALE", 1, env),
+    streamDrainTimeoutSec: num("STREAM_DRAIN_TIMEOUT_SEC", 30, env),
+    streamFrameBacklog: Math.max(1, Math.floor(num("STREAM_FRAME_BACKLOG", 4, env))),
     detectWorkers: Math.max(1, Math.floor(num("DETECT_WORKERS", 1, env))),
     fileConcurrency: Math.max(1, Math.floor(num("FILE_CONCURRENCY", 1, env))),
     maxConcurrentStreams: Math.floor(num("MAX_CONCURRENT_STREAMS", 8, env)),

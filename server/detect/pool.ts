@@ -1,4 +1,6 @@
-// Worker-thread pool: bounded FIFO queue, one frame per worker at a time, crashed or stuck workers replaced.
+// Worker-thread pool: one frame per worker at a time, crashed or stuck workers replaced. Queued jobs wait in
+// lanes (one per live stream; unlabelled jobs, e.g. a file's frames, share one) served round-robin, so a
+// stream's next frame never waits behind a whole file or behind another stream's backlog.
 import { Worker } from "node:worker_threads";
 import { prepareTessdata } from "./engines/tessdata";
 import { errorFromWorker, JobTimeoutError, PoolClosedError, QueueFullError, WorkerCrashedError } from "./errors";
@@ -7,8 +9,22 @@ import { ALL_ENGINES, capabilityTable } from "./registry";
 import { countsOf } from "./store";
 import type { Capability, DetectPool, DetectPoolOptions, DetectPoolStats, EngineName, FaceEmbedding, FrameInput, FrameVerdict } from "./types";
 
+/**
+ * A frame with its fairness lane and an optional abort. Lanes are served round-robin (one job from each lane
+ * in turn); an aborted job still queued is dropped and rejects with AbortError (a running one completes).
+ */
+export interface QueuedFrameInput extends FrameInput {
+  lane?: string;
+  signal?: AbortSignal;
+}
+
+const DEFAULT_LANE = "";
+
 interface Job {
   id: number;
+  lane: string;
+  /** removes the abort listener once the job leaves the queue */
+  unlisten?: () => void;
   /** a frame to detect, or (no input) an image whose largest face to embed */
   input?: FrameInput;
   bytes: Uint8Array;
@@ -25,6 +41,8 @@ interface Slot {
   started: boolean;
   exited: boolean;
   job?: Job;
+  /** when the current job was dispatched (test hook: minimum job time) */
+  dispatchedAt?: number;
   timer?: NodeJS.Timeout;
   lastError?: Error;
   /** set when the pool itself stops this worker (close or timeout): its exit is expected */
@@ -46,7 +64,10 @@ export class WorkerDetectPool implements DetectPool {
   private readonly queueLimit: number;
   private readonly jobTimeoutMs: number;
   private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
+  /** queued jobs by lane; Map order is the round-robin order (a served lane with more jobs moves to the end) */
+  private readonly lanes = new Map<string, Job[]>();
+  private queued = 0;
+  private minJobMs = 0;
   private readonly perDetectorMs: Record<string, { count: number; totalMs: number }> = {};
   private readonly readyPromise: Promise<void>;
   private readyWaiters = new Set<Slot>();
@@ -91,17 +112,22 @@ export class WorkerDetectPool implements DetectPool {
     return { pending: this.pending(), processed: this.processed, perDetectorMs };
   }
 
-  detectFrame(input: FrameInput): Promise<FrameVerdict> {
+  /**
+   * Rejects with QueueFullError when queueLimit jobs are pending, except that a lane with nothing queued may
+   * always queue one job (no stream is refused because others filled the queue).
+   */
+  detectFrame(input: QueuedFrameInput): Promise<FrameVerdict> {
     if (this.closed) return Promise.reject(new PoolClosedError());
     if (this.failure) return Promise.reject(this.failure);
     if (!(input?.jpeg instanceof Uint8Array)) return Promise.reject(new TypeError("FrameInput.jpeg must be a Uint8Array"));
     if (!Array.isArray(input.imgTypes) || !Array.isArray(input.imgBusinessTypes)) {
       return Promise.reject(new TypeError("FrameInput.imgTypes and imgBusinessTypes must be arrays"));
     }
-    if (this.pending() >= this.queueLimit) return Promise.reject(new QueueFullError(this.queueLimit));
+    const lane = input.lane ?? DEFAULT_LANE;
+    if (this.pending() >= this.queueLimit && (this.lanes.get(lane)?.length ?? 0) > 0) return Promise.reject(new QueueFullError(this.queueLimit));
+    if (input.signal?.aborted) return Promise.reject(abortError());
     return new Promise<FrameVerdict>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, input, bytes: ownedBytes(input.jpeg), resolve: resolve as (v: never) => void, reject });
-      this.pump();
+      this.enqueue({ id: this.nextId++, lane, input, bytes: ownedBytes(input.jpeg), resolve: resolve as (v: never) => void, reject }, input.signal);
     });
   }
 
@@ -111,10 +137,9 @@ export class WorkerDetectPool implements DetectPool {
     if (this.failure) return Promise.reject(this.failure);
     if (!(image instanceof Uint8Array)) return Promise.reject(new TypeError("image must be a Uint8Array"));
     if (!this.engines.includes("faces")) return Promise.reject(new Error("faces engine not loaded in this pool"));
-    if (this.pending() >= this.queueLimit) return Promise.reject(new QueueFullError(this.queueLimit));
+    if (this.pending() >= this.queueLimit && (this.lanes.get(DEFAULT_LANE)?.length ?? 0) > 0) return Promise.reject(new QueueFullError(this.queueLimit));
     return new Promise<FaceEmbedding | null>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, bytes: ownedBytes(image), resolve: resolve as (v: never) => void, reject });
-      this.pump();
+      this.enqueue({ id: this.nextId++, lane: DEFAULT_LANE, bytes: ownedBytes(image), resolve: resolve as (v: never) => void, reject });
     });
   }
 
@@ -123,8 +148,16 @@ export class WorkerDetectPool implements DetectPool {
     this.closed = true;
     const err = new PoolClosedError();
     this.settleReady.reject(err);
-    for (const job of this.queue.splice(0)) job.reject(err);
+    for (const job of this.takeAll()) job.reject(err);
     await Promise.all(this.slots.map((slot) => this.retire(slot, err)));
+  }
+
+  /**
+   * Test hook: every job occupies its worker for at least `ms` (the result is held back until then), so tests
+   * can make detection scarce with real workers and the real queue.
+   */
+  setMinJobMsForTest(ms: number): void {
+    this.minJobMs = Math.max(0, ms);
   }
 
   /** Test hook: make worker `index` throw an uncaught error, as a model crash would. */
@@ -133,7 +166,49 @@ export class WorkerDetectPool implements DetectPool {
   }
 
   private pending(): number {
-    return this.queue.length + this.slots.filter((s) => s.job).length;
+    return this.queued + this.slots.filter((s) => s.job).length;
+  }
+
+  private enqueue(job: Job, signal?: AbortSignal): void {
+    const lane = this.lanes.get(job.lane);
+    if (lane) lane.push(job);
+    else this.lanes.set(job.lane, [job]);
+    this.queued++;
+    if (signal) {
+      const onAbort = () => {
+        const jobs = this.lanes.get(job.lane);
+        const at = jobs?.indexOf(job) ?? -1;
+        if (!jobs || at < 0) return; // already running or settled
+        jobs.splice(at, 1);
+        if (jobs.length === 0) this.lanes.delete(job.lane);
+        this.queued--;
+        job.reject(abortError());
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      job.unlisten = () => signal.removeEventListener("abort", onAbort);
+    }
+    this.pump();
+  }
+
+  /** The next job round-robin over the lanes: the first lane's oldest job; that lane then goes to the end. */
+  private take(): Job | undefined {
+    const first = this.lanes.entries().next();
+    if (first.done) return undefined;
+    const [lane, jobs] = first.value;
+    const job = jobs.shift()!;
+    this.lanes.delete(lane);
+    if (jobs.length) this.lanes.set(lane, jobs);
+    this.queued--;
+    job.unlisten?.();
+    return job;
+  }
+
+  private takeAll(): Job[] {
+    const all = [...this.lanes.values()].flat();
+    this.lanes.clear();
+    this.queued = 0;
+    for (const job of all) job.unlisten?.();
+    return all;
   }
 
   private spawn(index: number): Slot {
@@ -161,22 +236,31 @@ export class WorkerDetectPool implements DetectPool {
     } else {
       const job = slot.job;
       if (!job || job.id !== m.id) return;
-      this.finish(slot);
-      if (m.type === "result") {
-        this.processed++;
-        for (const [k, ms] of Object.entries(m.verdict.timingsMs)) {
-          const agg = (this.perDetectorMs[k] ??= { count: 0, totalMs: 0 });
-          agg.count++;
-          agg.totalMs += ms;
-        }
-        (job.resolve as (v: FrameVerdict) => void)(m.verdict);
-      } else if (m.type === "embedded") {
-        (job.resolve as (v: FaceEmbedding | null) => void)(m.embedding);
-      } else {
-        job.reject(errorFromWorker(m.name, m.message));
+      const hold = this.minJobMs - (Date.now() - (slot.dispatchedAt ?? 0));
+      if (hold > 0) {
+        setTimeout(() => slot.job === job && this.complete(slot, job, m), hold);
+        return;
       }
-      this.pump();
+      this.complete(slot, job, m);
     }
+  }
+
+  private complete(slot: Slot, job: Job, m: Exclude<FromWorker, { type: "ready" } | { type: "init-error" }>): void {
+    this.finish(slot);
+    if (m.type === "result") {
+      this.processed++;
+      for (const [k, ms] of Object.entries(m.verdict.timingsMs)) {
+        const agg = (this.perDetectorMs[k] ??= { count: 0, totalMs: 0 });
+        agg.count++;
+        agg.totalMs += ms;
+      }
+      (job.resolve as (v: FrameVerdict) => void)(m.verdict);
+    } else if (m.type === "embedded") {
+      (job.resolve as (v: FaceEmbedding | null) => void)(m.embedding);
+    } else {
+      job.reject(errorFromWorker(m.name, m.message));
+    }
+    this.pump();
   }
 
   private onExit(slot: Slot, code: number): void {
@@ -199,7 +283,7 @@ export class WorkerDetectPool implements DetectPool {
   private fail(e: Error): void {
     this.failure = e;
     this.settleReady.reject(e);
-    for (const job of this.queue.splice(0)) job.reject(e);
+    for (const job of this.takeAll()) job.reject(e);
     for (const slot of this.slots) void this.retire(slot, e);
   }
 
@@ -211,13 +295,14 @@ export class WorkerDetectPool implements DetectPool {
 
   private pump(): void {
     for (const slot of this.slots) {
-      if (this.queue.length === 0) return;
-      if (slot.ready && !slot.job && !slot.retiring) this.dispatch(slot, this.queue.shift()!);
+      if (this.queued === 0) return;
+      if (slot.ready && !slot.job && !slot.retiring) this.dispatch(slot, this.take()!);
     }
   }
 
   private dispatch(slot: Slot, job: Job): void {
     slot.job = job;
+    slot.dispatchedAt = Date.now();
     slot.timer = setTimeout(() => {
       slot.ready = false; // no new job until the replacement is up
       this.finish(slot);
@@ -258,4 +343,8 @@ export class WorkerDetectPool implements DetectPool {
     await exited;
     clearTimeout(force);
   }
+}
+
+function abortError(): Error {
+  return new DOMException("frame detection aborted before it started", "AbortError");
 }

@@ -57,6 +57,8 @@ interface SegmentInput {
   finish: number;
   room?: string;
   passThrough?: Record<string, unknown>;
+  /** false: the segment was not checked (its stream ended before detection finished, or its backlog overflowed): auxInfo.detectType 2 */
+  detected?: boolean;
 }
 
 function segmentAux(s: SegmentInput) {
@@ -64,6 +66,7 @@ function segmentAux(s: SegmentInput) {
   if (s.room) aux.room = s.room;
   if (s.passThrough) aux.passThrough = s.passThrough;
   if (s.verdict.notApplied.length) aux.notAppliedTypes = s.verdict.notApplied;
+  if (s.detected === false) aux.detectType = 2;
   return aux;
 }
 

@@ -1,11 +1,15 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { tasks, type TaskRow } from "../store/schema";
 import type { EngineContext } from "./context";
-import { StreamTask } from "./stream-task";
+import { StreamTask, type StreamHealth } from "./stream-task";
+
+/** Final counters of ended tasks kept for health(): the newest this many. */
+const ENDED_HEALTH_KEPT = 500;
 
 /** Owns the running live tasks of this process; the store says which ones must run after a restart. */
 export class StreamRunner {
   private readonly running = new Map<string, { task: StreamTask; keyId: string; kind: string; identity: string | null }>();
+  private readonly ended = new Map<string, StreamHealth>();
   private stopped = false;
 
   constructor(private readonly ctx: EngineContext) {}
@@ -19,20 +23,36 @@ export class StreamRunner {
 
   start(row: TaskRow): void {
     if (this.stopped || this.running.has(row.requestId)) return;
-    const task = new StreamTask(this.ctx, row, (id) => this.running.delete(id));
+    const task = new StreamTask(this.ctx, row, (id, health) => this.onEnded(id, health));
     this.running.set(row.requestId, { task, keyId: row.keyId, kind: row.kind, identity: row.identity });
     task.start();
   }
 
-  /** Running task of this key with the same stream identity, if any (duplicate rule §1.4). */
+  private onEnded(requestId: string, health: StreamHealth): void {
+    this.running.delete(requestId);
+    this.ended.delete(requestId);
+    this.ended.set(requestId, health);
+    if (this.ended.size > ENDED_HEALTH_KEPT) this.ended.delete(this.ended.keys().next().value!);
+  }
+
+  /**
+   * Per-stream counters (frames and segments captured / checked / not checked / waiting / detecting) of a
+   * task this process runs or ran; null for one it does not know.
+   */
+  health(requestId: string): StreamHealth | null {
+    return this.running.get(requestId)?.task.health() ?? this.ended.get(requestId) ?? null;
+  }
+
+  /** Running task of this key with the same stream identity, if any (duplicate rule §1.4); a task already ending is not one. */
   findDuplicate(kind: string, keyId: string, identity: string): string | null {
-    for (const [id, r] of this.running) if (r.kind === kind && r.keyId === keyId && r.identity === identity) return id;
+    for (const [id, r] of this.running) if (r.kind === kind && r.keyId === keyId && r.identity === identity && !r.task.isEnding) return id;
     return null;
   }
 
+  /** Running streams of this key (those already ending, draining what they captured, do not count). */
   countFor(keyId: string): number {
     let n = 0;
-    for (const r of this.running.values()) if (r.keyId === keyId) n++;
+    for (const r of this.running.values()) if (r.keyId === keyId && !r.task.isEnding) n++;
     return n;
   }
 
@@ -47,7 +67,8 @@ export class StreamRunner {
   /**
    * Close: a task running here stops pulling and ends. A task the store says is running but this process does
    * not run (yet: e.g. a Close that arrives after a restart, before resume()) ends here without pulling, with
-   * its stream-end, so no Close is lost and resume() does not start it afterwards.
+   * its stream-end, so no Close is lost and resume() does not start it afterwards. Resolves once the pull
+   * stopped and the end is stored; the drain and the stream-end follow (`whenEnded`).
    */
   async close(requestId: string): Promise<void> {
     const here = this.running.get(requestId);
@@ -55,9 +76,14 @@ export class StreamRunner {
     const [row] = await this.ctx.store.db.select().from(tasks).where(and(eq(tasks.requestId, requestId), eq(tasks.status, "running")));
     if (!row) return;
     if (this.running.has(requestId)) return this.close(requestId); // resume() started it meanwhile
-    const task = new StreamTask(this.ctx, row, (id) => this.running.delete(id));
+    const task = new StreamTask(this.ctx, row, (id, health) => this.onEnded(id, health));
     this.running.set(requestId, { task, keyId: row.keyId, kind: row.kind, identity: row.identity });
     await task.close();
+  }
+
+  /** Resolves once that task has ended (stream-ends queued), at once for one not running here. */
+  async whenEnded(requestId: string): Promise<void> {
+    await this.running.get(requestId)?.task.whenEnded();
   }
 
   async stop(): Promise<void> {

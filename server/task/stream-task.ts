@@ -3,6 +3,8 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { parseTypeList, IMG_TYPES, IMG_BUSINESS_TYPES, AUDIO_TYPES, AUDIO_BUSINESS_TYPES, AUDIOSTREAM_TYPES, AUDIOSTREAM_BUSINESS_TYPES } from "../../lib/contract/taxonomy";
 import type { FrameVerdict } from "../detect";
+import type { SegmentVerdict } from "../detect/audio";
+import type { QueuedFrameInput } from "../detect/pool";
 import type { LiveFrame, LivePull, LiveSegment } from "../ingest/live";
 import { streamSourceFor } from "../ingest/stream-source";
 import { mediaEgress } from "./url-policy";
@@ -13,8 +15,33 @@ import { pullRetryDelayMs, type StreamProduct } from "./pull-retries";
 import { audioStreamEnd, audioStreamSegmentResult, frameResult, videoStreamAudioResult, videoStreamEnd } from "./stream-callbacks";
 import { concatWavs, detectAudio } from "./audio-verdict";
 
-/** Frames waiting for detection beyond this are reported undetected (detectType 2) instead of queueing without bound. */
-const MAX_FRAME_BACKLOG = 4;
+/** Audio segments of one stream waiting for detection; past it the oldest is called back not checked. */
+const MAX_SEGMENT_BACKLOG = 3;
+/** Process shutdown (the task stays running and resumes at the next start): how long it still detects what it holds. */
+const STOP_DRAIN_MS = 5000;
+
+interface FrameJob {
+  f: LiveFrame;
+  settled: boolean;
+  begin?: number;
+  abort?: AbortController;
+}
+
+interface SegmentJob {
+  s: LiveSegment;
+  previous: LiveSegment | null;
+  settled: boolean;
+  begin?: number;
+}
+
+/** Per-stream counters: captured = checked + notChecked + waiting + detecting (segments: + skipped by audioDetectStep). */
+export interface StreamHealth {
+  requestId: string;
+  /** running: pulling (or waiting to retry); ending: the pull stopped, what was captured is being drained; ended */
+  phase: "running" | "ending" | "ended";
+  frames: { captured: number; checked: number; notChecked: number; waiting: number; detecting: number };
+  segments: { captured: number; checked: number; notChecked: number; skipped: number; waiting: number; detecting: number };
+}
 
 type Level = "PASS" | "REVIEW" | "REJECT";
 
@@ -34,7 +61,11 @@ export interface StreamRequest {
 
 export const initialStreamState = (): StreamState => ({ nextFrameIndex: 1, nextSegmentIndex: 1, worstRisk: "PASS", gotFrame: false, streamTimeSec: 0 });
 
-/** One running live task: pulls with retries (§4), detects, and queues callbacks; ends once, with a reason. */
+/**
+ * One running live task: pulls with retries (§4), detects, and queues callbacks; ends once, with a reason.
+ * Every frame and audio segment it captures is accounted for: checked, or called back as not checked
+ * (`auxInfo.detectType: 2`) when its stream's backlog overflows or the end's drain bound runs out.
+ */
 export class StreamTask {
   private readonly product: StreamProduct;
   private readonly req: StreamRequest;
@@ -43,15 +74,28 @@ export class StreamTask {
   private pull: LivePull | null = null;
   private stopping = false;
   private closed = false;
+  private closing: Promise<void> | null = null;
   private wake: (() => void) | null = null;
-  private chain: Promise<void> = Promise.resolve();
-  /** audio detection runs in its own lane so a slow transcript never holds back frame results */
-  private audioChain: Promise<void> = Promise.resolve();
+  /** callbacks are queued one after another, in the order their frames/segments were settled */
+  private emits: Promise<void> = Promise.resolve();
+  /** set once the drain of an end is over: nothing may be queued after the stream-end */
+  private sealed = false;
+  private readonly frameQueue: FrameJob[] = [];
+  private readonly frameDetecting = new Set<FrameJob>();
+  private readonly segmentQueue: SegmentJob[] = [];
+  private segmentDetecting: SegmentJob | null = null;
+  private readonly frames = { captured: 0, checked: 0, notChecked: 0 };
+  private readonly segments = { captured: 0, checked: 0, notChecked: 0, skipped: 0 };
   private lastSegment: LiveSegment | null = null;
   private previousText: string | undefined;
-  private backlog = 0;
   private pullBase = 0;
   private loop: Promise<void> | null = null;
+  private ending: Promise<void> | null = null;
+  private endStored: Promise<void> | null = null;
+  private endDone = false;
+  /** drains end no later than this (ms since epoch); a process shutdown lowers it */
+  private drainCap = Infinity;
+  private changeWaiters: Array<() => void> = [];
   private saveTimer: NodeJS.Timeout | null = null;
   private readonly imgTypes: string[];
   private readonly imgBusinessTypes: string[];
@@ -62,7 +106,7 @@ export class StreamTask {
   constructor(
     private readonly ctx: EngineContext,
     private readonly row: TaskRow,
-    private readonly onEnded: (requestId: string) => void,
+    private readonly onEnded: (requestId: string, health: StreamHealth) => void,
   ) {
     this.product = row.kind as StreamProduct;
     this.req = row.request as unknown as StreamRequest;
@@ -81,6 +125,20 @@ export class StreamTask {
     return this.row.requestId;
   }
 
+  /** Its end has begun (Close, natural end, pull failure): it pulls no more and only drains what it captured. */
+  get isEnding(): boolean {
+    return this.closed || this.ending !== null;
+  }
+
+  health(): StreamHealth {
+    return {
+      requestId: this.requestId,
+      phase: this.endDone ? "ended" : this.isEnding ? "ending" : "running",
+      frames: { ...this.frames, waiting: this.frameQueue.length, detecting: this.frameDetecting.size },
+      segments: { ...this.segments, waiting: this.segmentQueue.length, detecting: this.segmentDetecting ? 1 : 0 },
+    };
+  }
+
   start(): void {
     // a crash interrupted this task's end (its reason was stored): complete the end, never pull again
     if (this.state.endReason) {
@@ -93,28 +151,50 @@ export class StreamTask {
     });
   }
 
-  /** Close endpoint: stop pulling, send nothing more but the stream-end (when asked for). */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.halt();
-    // a task whose end a crash interrupted keeps its stored reason
-    await this.finish(this.state.endReason ?? "closed", this.state.endErrorCode, this.state.endReason !== undefined);
+  /**
+   * Close endpoint: stops the pull at once and begins the end. Resolves once the pull is stopped and the end
+   * is stored; the drain (everything already captured is detected and called back, bounded by
+   * STREAM_DRAIN_TIMEOUT_SEC) and then the stream-end (when asked for) follow: `whenEnded()`.
+   */
+  close(): Promise<void> {
+    if (!this.closing) {
+      this.closed = true;
+      this.closing = (async () => {
+        this.stopping = true;
+        this.wake?.();
+        await this.pull?.stop();
+        // a task whose end a crash interrupted keeps its stored reason; one already ending (natural end,
+        // retries exhausted) keeps its own
+        void this.finish(this.state.endReason ?? "closed", this.state.endErrorCode, this.state.endReason !== undefined);
+        await this.endStored;
+      })();
+    }
+    return this.closing;
+  }
+
+  /** Resolves once the task has ended (its stream-ends queued) or stopped. */
+  async whenEnded(): Promise<void> {
+    await this.closing;
+    await this.loop;
+    await this.ending;
   }
 
   /** Process shutdown: stop pulling but keep the task running in the store, to resume at next start. */
   async stop(): Promise<void> {
-    await this.halt();
-    await this.save();
-  }
-
-  private async halt(): Promise<void> {
     this.stopping = true;
+    this.drainCap = Math.min(this.drainCap, Date.now() + STOP_DRAIN_MS);
+    this.changed();
     this.wake?.();
     await this.pull?.stop();
     await this.loop;
-    await this.chain;
-    await this.audioChain;
+    await this.closing;
+    if (this.ending) {
+      // an end already begun completes (briefly drained), with its stream-end
+      await this.ending;
+      return;
+    }
+    await this.drain(Date.now() + STOP_DRAIN_MS, false);
+    await this.save();
   }
 
   private async run(): Promise<void> {
@@ -124,7 +204,7 @@ export class StreamTask {
     let retry = 0;
     while (!this.stopping) {
       this.pullBase = this.state.streamTimeSec;
-      this.pull = source.open({
+      const pull = source.open({
         frameIntervalSec: this.product === "videostream" ? Math.max(1, Math.min(60, Math.floor(Number(d.detectFrequency ?? 3)))) : null,
         audio: this.product === "audiostream" || this.audioTypes.length > 0,
         outDir: this.dir,
@@ -133,7 +213,9 @@ export class StreamTask {
         onFrame: (f) => this.onFrame(f),
         onSegment: (s) => this.onSegment(s),
       });
-      const end = await this.pull.done;
+      this.pull = pull;
+      if (this.stopping) void pull.stop(); // a Close or stop() that came while it was being opened
+      const end = await pull.done;
       this.pull = null;
       if (this.stopping || end.reason === "stopped") return;
       if (end.gotData) retry = 0;
@@ -154,85 +236,210 @@ export class StreamTask {
     }
   }
 
+  // ---- frames ----
+
   private onFrame(f: LiveFrame): void {
     this.state.nextFrameIndex = f.index + 1;
     this.state.gotFrame = true;
     this.state.streamTimeSec = Math.max(this.state.streamTimeSec, this.pullBase + f.streamTimeSec);
+    this.frames.captured++;
+    const job: FrameJob = { f, settled: false };
     const step = Number(this.req.data.detectStep ?? 0);
-    let detect = step <= 1 || (f.index - 1) % step === 0;
-    if (this.backlog >= MAX_FRAME_BACKLOG) detect = false;
-    this.backlog++;
-    const capturedAt = f.capturedAt;
-    this.serially(async () => {
-      this.backlog--;
-      if (this.closed) return;
-      const begin = Date.now();
-      const bizStep = Number(this.req.data.imgBusinessDetectStep ?? 1);
-      const verdict = detect
-        ? await this.ctx.detect
-            .detectFrame({ jpeg: new Uint8Array(await fs.readFile(f.path)), imgTypes: this.imgTypes, imgBusinessTypes: (f.index - 1) % Math.max(1, bizStep) === 0 ? this.imgBusinessTypes : [], lang: this.lang })
-            .catch((err: Error) => {
-              this.ctx.log(`stream ${this.requestId}: frame ${f.index} not detected: ${err.message}`);
-              detect = false;
-              return passVerdict(this.lang);
-            })
-        : passVerdict(this.lang);
-      if (this.closed) return;
-      this.noteRisk(verdict.riskLevel);
-      if (verdict.riskLevel === "PASS" && this.req.data.returnAllImg !== 1) return;
-      const body = frameResult({
-        taskId: this.requestId,
-        index: f.index,
-        imgUrl: this.ctx.media.url(this.row.baseUrl, `${this.requestId}/${path.basename(f.path)}`, this.row.expiresAt),
-        verdict,
-        detected: detect,
-        stepped: step > 1 || !detect,
-        capturedAt,
-        begin,
-        finish: Date.now(),
-        room: this.req.data.room,
-        passThrough: this.req.data.extra?.passThrough,
-      });
-      // the indexes are stored before the callback is queued: after a crash the ids continue, never repeat
-      await this.save();
-      await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.imgCallback!, body, schedule: "videostream" });
-    });
+    if (step > 1 && (f.index - 1) % step !== 0) {
+      this.settleFrame(job, null); // skipped by detectStep (§2.1): called back as not checked
+      return;
+    }
+    this.frameQueue.push(job);
+    // the detectors cannot keep up: the oldest waiting frame is called back now, as not checked
+    while (this.frameQueue.length > this.ctx.config.streamFrameBacklog) this.settleFrame(this.frameQueue.shift()!, null);
+    this.pumpFrames();
   }
+
+  /** Up to one frame per detect worker in flight; the pool serves streams round-robin. */
+  private pumpFrames(): void {
+    const max = Math.max(1, this.ctx.config.detectWorkers);
+    while (this.frameDetecting.size < max && this.frameQueue.length) {
+      const job = this.frameQueue.shift()!;
+      this.frameDetecting.add(job);
+      void this.detectFrame(job).finally(() => {
+        this.frameDetecting.delete(job);
+        this.pumpFrames();
+        this.changed();
+      });
+    }
+  }
+
+  private async detectFrame(job: FrameJob): Promise<void> {
+    job.begin = Date.now();
+    job.abort = new AbortController();
+    const bizStep = Math.max(1, Number(this.req.data.imgBusinessDetectStep ?? 1));
+    let verdict: FrameVerdict | null = null;
+    try {
+      const input: QueuedFrameInput = {
+        jpeg: new Uint8Array(await fs.readFile(job.f.path)),
+        imgTypes: this.imgTypes,
+        imgBusinessTypes: (job.f.index - 1) % bizStep === 0 ? this.imgBusinessTypes : [],
+        lang: this.lang,
+        lane: `stream:${this.requestId}`,
+        signal: job.abort.signal,
+      };
+      verdict = await this.ctx.detect.detectFrame(input);
+    } catch (err) {
+      if (!job.settled) this.ctx.log(`stream ${this.requestId}: frame ${job.f.index} not detected: ${(err as Error).message}`);
+    }
+    this.settleFrame(job, verdict);
+  }
+
+  /** Counts the frame once, checked (verdict) or not checked (null), and queues its callback. */
+  private settleFrame(job: FrameJob, verdict: FrameVerdict | null): void {
+    if (job.settled) return;
+    job.settled = true;
+    job.abort?.abort(); // a job still queued in the pool leaves it
+    if (verdict) this.frames.checked++;
+    else this.frames.notChecked++;
+    const v = verdict ?? passVerdict(this.lang);
+    this.noteRisk(v.riskLevel);
+    if (v.riskLevel === "PASS" && this.req.data.returnAllImg !== 1) return;
+    const f = job.f;
+    const step = Number(this.req.data.detectStep ?? 0);
+    const body = frameResult({
+      taskId: this.requestId,
+      index: f.index,
+      imgUrl: this.mediaUrl(f.path),
+      verdict: v,
+      detected: verdict !== null,
+      stepped: step > 1 || verdict === null,
+      capturedAt: f.capturedAt,
+      begin: job.begin ?? Date.now(),
+      finish: Date.now(),
+      room: this.req.data.room,
+      passThrough: this.req.data.extra?.passThrough,
+    });
+    this.emit(() => this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.imgCallback!, body, schedule: "videostream" }));
+  }
+
+  // ---- audio segments ----
 
   private onSegment(s: LiveSegment): void {
     this.state.nextSegmentIndex = s.index + 1;
     if (this.product === "audiostream") this.state.streamTimeSec = Math.max(this.state.streamTimeSec, this.pullBase + s.endSec);
+    this.segments.captured++;
     const step = Number(this.req.data.audioDetectStep ?? 0);
     const previous = this.lastSegment;
     this.lastSegment = s;
-    if (step > 0 && (s.index - 1) % (step + 1) !== 0) return; // skipped segments are not reviewed (§2.1)
-    this.audioChain = this.audioChain
+    if (step > 0 && (s.index - 1) % (step + 1) !== 0) {
+      this.segments.skipped++; // skipped segments are not reviewed (§2.1)
+      return;
+    }
+    this.segmentQueue.push({ s, previous, settled: false });
+    while (this.segmentQueue.length > MAX_SEGMENT_BACKLOG) this.settleSegment(this.segmentQueue.shift()!, null);
+    this.pumpSegments();
+  }
+
+  /** One segment at a time, in order (each passes its transcript to the next: returnPreText). */
+  private pumpSegments(): void {
+    if (this.segmentDetecting || !this.segmentQueue.length) return;
+    const job = this.segmentQueue.shift()!;
+    this.segmentDetecting = job;
+    void this.detectSegment(job)
+      .catch((err) => this.ctx.log(`stream ${this.requestId}: segment ${job.s.index}: ${(err as Error).stack ?? err}`))
+      .finally(() => {
+        this.settleSegment(job, null); // no-op unless it failed
+        this.segmentDetecting = null;
+        this.pumpSegments();
+        this.changed();
+      });
+  }
+
+  private async detectSegment(job: SegmentJob): Promise<void> {
+    job.begin = Date.now();
+    const previousText = this.req.data.returnPreText === 1 ? this.previousText : undefined;
+    const verdict = await detectAudio(this.ctx.audio, { wavPath: job.s.path, types: this.audioRiskTypes, businessTypes: this.audioBusinessTypes, lang: this.lang, previousText }, this.ctx.log);
+    if (job.settled) return;
+    this.previousText = verdict.segmentText;
+    this.settleSegment(job, verdict);
+  }
+
+  private settleSegment(job: SegmentJob, verdict: SegmentVerdict | null): void {
+    if (job.settled) return;
+    job.settled = true;
+    if (verdict) this.segments.checked++;
+    else this.segments.notChecked++;
+    const v = verdict ?? unlabelledSegment(this.lang);
+    this.noteRisk(v.riskLevel);
+    const d = this.req.data;
+    if (v.riskLevel === "PASS" && d.returnAllText !== 1) return;
+    const { s, previous } = job;
+    const begin = job.begin ?? Date.now();
+    const finish = Date.now();
+    this.emit(async () => {
+      let preAudioUrl: string | undefined;
+      if (d.returnPreAudio === 1 && v.riskLevel === "REJECT" && previous) {
+        const file = path.join(this.dir, `pre${s.index}.wav`);
+        await concatWavs(previous.path, s.path, file);
+        preAudioUrl = this.mediaUrl(file);
+      }
+      const input = { taskId: this.requestId, index: s.index, audioUrl: this.mediaUrl(s.path), verdict: v, preAudioUrl, startedAt: s.startedAt, endedAt: s.endedAt, begin, finish, room: d.room, passThrough: d.extra?.passThrough, detected: verdict !== null };
+      if (this.product === "videostream") {
+        await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.audioCallback!, body: videoStreamAudioResult(input), schedule: "videostream" });
+      } else {
+        const body = audioStreamSegmentResult({ ...input, btId: String(d.btId ?? ""), requestParams: this.requestParams() });
+        await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.callback!, body, schedule: "audiostream" });
+      }
+    });
+  }
+
+  // ---- callbacks, drain ----
+
+  /**
+   * Queues one callback after every earlier one. The indexes are stored before the callback is queued:
+   * after a crash the ids continue, never repeat.
+   */
+  private emit(enqueue: () => Promise<unknown>): void {
+    if (this.sealed) {
+      this.ctx.log(`stream ${this.requestId}: a callback after the stream's end was dropped (bug)`);
+      return;
+    }
+    this.emits = this.emits
       .then(async () => {
-        if (this.closed) return;
-        const begin = Date.now();
-        const d = this.req.data;
-        const previousText = d.returnPreText === 1 ? this.previousText : undefined;
-        const verdict = await detectAudio(this.ctx.audio, { wavPath: s.path, types: this.audioRiskTypes, businessTypes: this.audioBusinessTypes, lang: this.lang, previousText }, this.ctx.log);
-        this.previousText = verdict.segmentText;
-        if (this.closed) return;
-        this.noteRisk(verdict.riskLevel);
-        if (verdict.riskLevel === "PASS" && d.returnAllText !== 1) return;
-        let preAudioUrl: string | undefined;
-        if (d.returnPreAudio === 1 && verdict.riskLevel === "REJECT" && previous) {
-          const file = path.join(this.dir, `pre${s.index}.wav`);
-          await concatWavs(previous.path, s.path, file);
-          preAudioUrl = this.mediaUrl(file);
-        }
-        const input = { taskId: this.requestId, index: s.index, audioUrl: this.mediaUrl(s.path), verdict, preAudioUrl, startedAt: s.startedAt, endedAt: s.endedAt, begin, finish: Date.now(), room: d.room, passThrough: d.extra?.passThrough };
         await this.save();
-        if (this.product === "videostream") {
-          await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.audioCallback!, body: videoStreamAudioResult(input), schedule: "videostream" });
-        } else {
-          const body = audioStreamSegmentResult({ ...input, btId: String(d.btId ?? ""), requestParams: this.requestParams() });
-          await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.callback!, body, schedule: "audiostream" });
-        }
+        await enqueue();
       })
       .catch((err) => this.ctx.log(`stream ${this.requestId}: ${(err as Error).stack ?? err}`));
+  }
+
+  private changed(): void {
+    for (const w of this.changeWaiters.splice(0)) w();
+  }
+
+  private get undone(): number {
+    return this.frameQueue.length + this.frameDetecting.size + this.segmentQueue.length + (this.segmentDetecting ? 1 : 0);
+  }
+
+  /**
+   * Lets everything already captured be detected until `deadline` (or the drain cap), then calls back what is
+   * still undone as not checked, and waits until every callback is queued. `seal`: nothing may follow.
+   */
+  private async drain(deadline: number, seal: boolean): Promise<void> {
+    const started = Date.now();
+    const before = this.undone;
+    while (this.undone > 0) {
+      const left = Math.min(deadline, this.drainCap) - Date.now();
+      if (left <= 0) break;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.changeWaiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+    const late = this.undone;
+    for (const job of [...this.frameQueue.splice(0), ...this.frameDetecting]) this.settleFrame(job, null);
+    for (const job of [...this.segmentQueue.splice(0), ...(this.segmentDetecting ? [this.segmentDetecting] : [])]) this.settleSegment(job, null);
+    if (before > 0) this.ctx.log(`stream ${this.requestId}: drained ${before - late} of ${before} frames/segments in ${Date.now() - started} ms${late ? `; ${late} called back not checked` : ""}`);
+    if (seal) this.sealed = true;
+    await this.emits;
   }
 
   private mediaUrl(file: string): string {
@@ -249,11 +456,7 @@ export class StreamTask {
 
   private noteRisk(level: Level): void {
     this.state.worstRisk = worst([this.state.worstRisk, level]);
-    if (!this.saveTimer) this.saveTimer = setTimeout(() => void this.save(), 1000);
-  }
-
-  private serially(job: () => Promise<void>): void {
-    this.chain = this.chain.then(job).catch((err) => this.ctx.log(`stream ${this.requestId}: ${(err as Error).stack ?? err}`));
+    if (!this.saveTimer) this.saveTimer = setTimeout(() => void this.save().catch((err) => this.ctx.log(`stream ${this.requestId}: ${err}`)), 1000);
   }
 
   private async save(): Promise<void> {
@@ -262,22 +465,28 @@ export class StreamTask {
     await this.ctx.store.db.update(tasks).set({ state: { ...this.state }, updatedAt: new Date() }).where(eq(tasks.requestId, this.requestId));
   }
 
-  private ended = false;
-
   /**
-   * Ends the task once: stream-end callbacks (returnFinishInfo=1) after every queued result. Crash-safe in
-   * three steps: the end reason is stored (a restart then completes the end instead of pulling), the
-   * stream-ends are queued (after a crash only those not yet in the outbox), then the task is marked ended.
+   * Ends the task once. Crash-safe in steps: the end reason is stored (a restart then completes the end
+   * instead of pulling), what was captured is drained (bounded by STREAM_DRAIN_TIMEOUT_SEC), the stream-ends
+   * (returnFinishInfo=1) are queued after every result (after a crash only those not yet in the outbox), then
+   * the task is marked ended.
    */
-  private async finish(reason: NonNullable<StreamState["endReason"]>, errorCode?: number, resumed = false): Promise<void> {
-    if (this.ended) return;
-    this.ended = true;
+  private finish(reason: NonNullable<StreamState["endReason"]>, errorCode?: number, resumed = false): Promise<void> {
+    if (this.ending) return this.ending;
     this.stopping = true;
-    await this.chain;
-    await this.audioChain;
+    this.wake?.();
     this.state.endReason = reason;
     if (errorCode) this.state.endErrorCode = errorCode;
-    await this.save();
+    this.endStored = this.save();
+    this.ending = this.endStored
+      .then(() => this.completeEnd(reason, errorCode, resumed))
+      .catch((err) => this.ctx.log(`stream ${this.requestId}: end failed: ${(err as Error).stack ?? err}`));
+    return this.ending;
+  }
+
+  private async completeEnd(reason: NonNullable<StreamState["endReason"]>, errorCode: number | undefined, resumed: boolean): Promise<void> {
+    await this.pull?.stop(); // ended by itself: already stopped
+    await this.drain(Date.now() + this.ctx.config.streamDrainTimeoutSec * 1000, true);
     if (this.req.data.returnFinishInfo === 1) {
       type End = { statCode?: number; contentType?: number };
       const endKey = (url: string, body: End) => `${body.contentType ?? 0} ${url}`;
@@ -296,10 +505,17 @@ export class StreamTask {
       }
     }
     if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
     await this.ctx.store.db.update(tasks).set({ status: "ended", state: { ...this.state }, updatedAt: new Date() }).where(eq(tasks.requestId, this.requestId));
-    this.ctx.log(`stream ${this.requestId} ended: ${reason}${errorCode ? ` (errorCode ${errorCode})` : ""}`);
-    this.onEnded(this.requestId);
+    this.endDone = true;
+    const h = this.health();
+    this.ctx.log(`stream ${this.requestId} ended: ${reason}${errorCode ? ` (errorCode ${errorCode})` : ""}; frames ${h.frames.captured} captured, ${h.frames.checked} checked, ${h.frames.notChecked} not checked`);
+    this.onEnded(this.requestId, h);
   }
+}
+
+function unlabelledSegment(lang: "zh" | "en"): SegmentVerdict {
+  return { riskLevel: "PASS", riskLabel1: "normal", riskLabel2: "", riskLabel3: "", riskDescription: lang === "en" ? "Normal" : "正常", vadCode: 0, riskDetail: { riskSource: 1000 }, allLabels: [], businessLabels: [], silent: false, applied: [], notApplied: [], timingsMs: {} };
 }
 
 function passVerdict(lang: "zh" | "en"): FrameVerdict {

@@ -1,0 +1,221 @@
+// Issue #12 items 5 (data loss at a stream's end and under overload): every frame a live task captures is
+// either checked or called back as not checked (auxInfo.detectType 2), at Close, at a natural end and when
+// the detectors cannot keep up; the stream-end's riskLevel counts the drained frames. Real sources (RTMP via
+// the app's ingest, an FLV file over HTTP), the real detect pool; detection is made scarce with the pool's
+// test hook (every job holds its worker for at least N ms).
+import assert from "node:assert/strict";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import type { WorkerDetectPool } from "../../server/detect/pool";
+import type { StreamHealth } from "../../server/task/stream-task";
+import { startTestService, TEST_KEY } from "../support/app";
+import { startRtmpSource } from "../support/live-sources";
+import { makeVideo, mediaDir, startStaticServer } from "../support/media";
+import { startReceiver, waitFor, type Received } from "../support/net";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Service = Awaited<ReturnType<typeof startTestService>>;
+
+const QR = "https://spam.example/last-seconds";
+const frameRequest = (url: string, cb: string, data: Json = {}) => ({
+  accessKey: TEST_KEY,
+  appId: "default",
+  eventId: "VIDEOSTREAM",
+  imgType: "QRCODE",
+  audioType: "NONE",
+  imgCallback: cb,
+  data: { streamType: "NORMAL", url, tokenId: "u1", detectFrequency: 1, returnAllImg: 1, returnFinishInfo: 1, ...data },
+});
+
+const frames = (r: Received[], id?: string) => r.filter((x) => x.body.statCode === 0 && x.body.contentType === 1 && (!id || String(x.body.requestId).startsWith(`${id}_v`)));
+const endOf = (r: Received[], id: string) => r.find((x) => x.body.statCode === 1 && x.body.requestId === id);
+const frameIndex = (x: Received) => Number(/_v(\d+)$/.exec(String(x.body.requestId))?.[1]);
+const notChecked = (x: Received) => (x.body as Json).frameDetail.auxInfo.detectType === 2;
+const hasQr = (x: Received) => ((x.body as Json).frameDetail.riskDetail.objects ?? []).some((o: Json) => o.qrContent === QR);
+/** auxInfo.imgTime is the server's local time "YYYY-MM-DD HH:mm:ss.SSS" */
+const imgTime = (x: Received) => {
+  const [d, t] = String((x.body as Json).frameDetail.auxInfo.imgTime).split(" ");
+  const [y, mo, da] = d.split("-").map(Number);
+  const [h, mi, s] = t.split(":");
+  return new Date(y, mo - 1, da, Number(h), Number(mi), Math.floor(Number(s)), Math.round((Number(s) % 1) * 1000)).getTime();
+};
+const pool = (svc: Service) => svc.engine!.ctx.detect as WorkerDetectPool;
+const health = (svc: Service, id: string) => svc.engine!.streams.health(id) as StreamHealth;
+
+/** Every frame the task captured was called back exactly once, checked or not, and the counters agree. */
+function assertAccounted(svc: Service, id: string, received: Received[]) {
+  const h = health(svc, id);
+  assert.equal(h.phase, "ended");
+  const got = frames(received, id);
+  const ids = got.map(frameIndex);
+  assert.equal(new Set(ids).size, ids.length, "no frame called back twice");
+  assert.equal(h.frames.checked + h.frames.notChecked, h.frames.captured, `checked + not checked = captured (${JSON.stringify(h.frames)})`);
+  assert.equal(got.length, h.frames.captured, "every captured frame was called back (returnAllImg 1)");
+  assert.equal(got.filter(notChecked).length, h.frames.notChecked, "the not-checked ones carry detectType 2");
+  assert.equal(got.filter((x) => !notChecked(x)).length, h.frames.checked);
+  // the stream-end was the last callback of the task
+  const end = endOf(received, id)!;
+  const task = received.filter((x) => String(x.body.requestId).startsWith(id));
+  assert.equal(task.at(-1), end, "nothing after the stream-end");
+  return h;
+}
+
+describe("a stream's end keeps the evidence", () => {
+  // started when the suite runs (not when the file loads), one service at a time
+  let svc: Service;
+  before(async () => void (svc = await startTestService()));
+  after(() => svc?.close());
+
+  test("Close: a QR code shown only in the last seconds before Close is called back and counted in the stream-end", async () => {
+    // the QR code shows from 5 to 8 s of every 10 s loop; the publisher's media clock starts as it publishes
+    const src = await startRtmpSource({ name: "drain-qr", audio: "none", qr: { text: QR, fromSec: 5, toSec: 8 } });
+    const t0 = Date.now();
+    const rx = await startReceiver();
+    try {
+      pool(svc).setMinJobMsForTest(1500); // detection slower than capture (1 frame/s): a backlog builds up
+      const ack = await svc.post("/videostream/v4", frameRequest(src.rtmpUrl, rx.url));
+      assert.equal(ack.code, 1100, JSON.stringify(ack));
+      const id = ack.requestId as string;
+      await waitFor(async () => health(svc, id).frames.captured >= 1, 20_000);
+      await new Promise((r) => setTimeout(r, Math.max(0, t0 + 9000 - Date.now()))); // 1 s after the QR code went away
+      const closeAt = Date.now();
+      const close = await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: id });
+      assert.equal(close.code, 1100);
+      assert.ok(Date.now() - closeAt < 3000, "Close answers once the pull stopped, without waiting for the drain");
+      const atClose = health(svc, id);
+      assert.equal(atClose.phase, "ending");
+      assert.ok(atClose.frames.waiting + atClose.frames.detecting >= 1, `frames were still undetected at Close: ${JSON.stringify(atClose.frames)}`);
+      assert.equal(frames(rx.received, id).filter(hasQr).length, 0, "no QR frame had been called back before Close");
+
+      await rx.until((r) => Boolean(endOf(r, id)), 40_000);
+      const h = assertAccounted(svc, id, rx.received);
+      assert.equal(h.frames.captured, atClose.frames.captured, "nothing captured after Close (the pull stopped at once)");
+      const qr = frames(rx.received, id).filter(hasQr);
+      assert.ok(qr.length >= 1, "the QR frame is in the callbacks");
+      for (const x of qr) {
+        assert.equal((x.body as Json).frameDetail.riskLevel, "REVIEW");
+        assert.ok(x.at > closeAt, "called back after Close: it was drained");
+        assert.ok(closeAt - imgTime(x) < 5000 && imgTime(x) < closeAt, `captured in the last seconds before Close (${closeAt - imgTime(x)} ms)`);
+      }
+      const end = endOf(rx.received, id)!.body as Json;
+      assert.equal(end.riskLevel, "REVIEW", "the stream-end counts the drained QR frame");
+      assert.equal(end.auxInfo.errorCode, undefined);
+    } finally {
+      pool(svc).setMinJobMsForTest(0);
+      await rx.close();
+      await src.close();
+    }
+  });
+
+  test("natural end: the last frames of a finite source are detected before the stream-end", async () => {
+    // an FLV file read over HTTP: captured in well under a second, so nearly every frame is still waiting when the pull ends
+    const file = await makeVideo({ name: "drain-end", durationSec: 6, fps: 15, audio: "none", container: "flv", qr: { text: QR, fromSec: 4.5, toSec: 6 } });
+    const web = await startStaticServer(mediaDir());
+    const rx = await startReceiver();
+    try {
+      pool(svc).setMinJobMsForTest(400);
+      const ack = await svc.post("/videostream/v4", frameRequest(`${web.url}/${path.basename(file)}`, rx.url));
+      assert.equal(ack.code, 1100, JSON.stringify(ack));
+      const id = ack.requestId as string;
+      await rx.until((r) => Boolean(endOf(r, id)), 40_000);
+      const h = assertAccounted(svc, id, rx.received);
+      assert.ok(h.frames.captured >= 5, JSON.stringify(h.frames));
+      const last = frames(rx.received, id).sort((a, b) => frameIndex(a) - frameIndex(b)).at(-1)!;
+      assert.ok(hasQr(last) && !notChecked(last), "the last frame (QR) was checked");
+      const end = endOf(rx.received, id)!.body as Json;
+      assert.equal(end.riskLevel, "REVIEW");
+      assert.equal(end.auxInfo.errorCode, undefined, "a natural end");
+    } finally {
+      pool(svc).setMinJobMsForTest(0);
+      await rx.close();
+      await web.close();
+    }
+  });
+});
+
+describe("the drain is bounded (STREAM_DRAIN_TIMEOUT_SEC)", () => {
+  // started when the suite runs (not when the file loads), one service at a time
+  let svc: Service;
+  before(async () => void (svc = await startTestService({ env: { STREAM_DRAIN_TIMEOUT_SEC: "1" } })));
+  after(() => svc?.close());
+
+  test("frames still undetected when the bound expires are called back as not checked, then the stream-end", async () => {
+    const src = await startRtmpSource({ name: "drain-bound", audio: "none" });
+    const rx = await startReceiver();
+    try {
+      pool(svc).setMinJobMsForTest(5000);
+      const ack = await svc.post("/videostream/v4", frameRequest(src.rtmpUrl, rx.url));
+      const id = ack.requestId as string;
+      await waitFor(async () => health(svc, id).frames.waiting >= 2, 30_000);
+      const closeAt = Date.now();
+      await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: id });
+      await rx.until((r) => Boolean(endOf(r, id)), 20_000);
+      const end = endOf(rx.received, id)!;
+      assert.ok(end.at - closeAt < 4000, `the stream-end came after the 1 s bound, not after the slow detections (${end.at - closeAt} ms)`);
+      const h = assertAccounted(svc, id, rx.received);
+      assert.ok(h.frames.notChecked >= 2, JSON.stringify(h.frames));
+    } finally {
+      pool(svc).setMinJobMsForTest(0);
+      await rx.close();
+      await src.close();
+    }
+  });
+});
+
+describe("overload: streams are served fairly and no frame waits unboundedly", () => {
+  // started when the suite runs (not when the file loads), one service at a time
+  let svc: Service;
+  before(async () => void (svc = await startTestService({ env: { STREAM_FRAME_BACKLOG: "2", MAX_CONCURRENT_STREAMS: "8" } })));
+  after(() => svc?.close());
+
+  test("four streams at 1 frame/s on one worker that checks ≈1.4 frames/s: every stream keeps getting checked and not-checked callbacks", async () => {
+    const STREAMS = 4;
+    const CHECKED = 6;
+    const src = await startRtmpSource({ name: "overload", audio: "none" });
+    const rx = await startReceiver();
+    try {
+      pool(svc).setMinJobMsForTest(700);
+      const ids: string[] = [];
+      for (let i = 0; i < STREAMS; i++) {
+        // the same stream over HTTP-FLV, as four distinct stream identities
+        const ack = await svc.post("/videostream/v4", frameRequest(`${src.flvUrl}?viewer=${i}`, rx.url, { tokenId: `u${i}` }));
+        assert.equal(ack.code, 1100, JSON.stringify(ack));
+        ids.push(ack.requestId as string);
+      }
+      await rx.until((r) => ids.every((id) => frames(r, id).length >= 1), 30_000);
+      // observe until every stream has had CHECKED frames checked in the window (≈ 0.35/s each: ≈ 20 s)
+      const from = Date.now();
+      const checkedSince = (r: Received[], id: string) => frames(r, id).filter((x) => x.at >= from && !notChecked(x)).length;
+      await rx.until((r) => ids.every((id) => checkedSince(r, id) >= CHECKED), 45_000);
+      const to = Date.now();
+      for (const id of ids) await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: id });
+      await rx.until((r) => ids.every((id) => endOf(r, id)), 30_000);
+
+      const slices = 4;
+      const checkedPerStream: number[] = [];
+      for (const id of ids) {
+        const h = assertAccounted(svc, id, rx.received);
+        assert.ok(h.frames.notChecked >= 1, `overloaded: some frames not checked (${JSON.stringify(h.frames)})`);
+        const inWindow = frames(rx.received, id).filter((x) => x.at >= from && x.at <= to);
+        // callbacks keep arriving throughout, checked ones included, not just at the start
+        for (let s = 0; s < slices; s++) {
+          const a = from + ((to - from) * s) / slices;
+          const b = from + ((to - from) * (s + 1)) / slices;
+          const slice = inWindow.filter((x) => x.at >= a && x.at < b);
+          assert.ok(slice.length >= 1, `stream ${id}: frame callbacks in slice ${s + 1}/${slices}`);
+          assert.ok(slice.some((x) => !notChecked(x)), `stream ${id}: a checked frame in slice ${s + 1}/${slices}`);
+        }
+        // no frame waits unboundedly: each is called back within a few seconds of its capture
+        const worst = Math.max(...inWindow.map((x) => x.at - imgTime(x)));
+        assert.ok(worst < 10_000, `stream ${id}: a frame waited ${worst} ms`);
+        checkedPerStream.push(inWindow.filter((x) => !notChecked(x)).length);
+      }
+      // round-robin: every stream got about the same share of the detector
+      assert.ok(Math.min(...checkedPerStream) >= 0.5 * Math.max(...checkedPerStream), `checked frames per stream: ${checkedPerStream}`);
+    } finally {
+      pool(svc).setMinJobMsForTest(0);
+      await rx.close();
+      await src.close();
+    }
+  });
+});
