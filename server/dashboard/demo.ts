@@ -1,4 +1,5 @@
-import type { RtmpServer } from "../demo/rtmp-server";
+import { nmsContext } from "../demo/nms";
+import { RTMP_APP, type RtmpServer } from "../demo/rtmp-server";
 import { startSampleSource, type SampleSource } from "../demo/sample-source";
 import type { StartAnswer } from "./streams";
 
@@ -9,11 +10,23 @@ export interface DemoDeps {
   supportedImgTypes: () => string[];
   startStream: (input: Parameters<ReturnType<typeof import("./streams").createStreamsDashboard>["start"]>[0]) => Promise<StartAnswer>;
   log: (m: string) => void;
+  /** The sample publisher stops once nothing has pulled it for this long (default SAMPLE_IDLE_STOP_MS). */
+  sampleIdleStopMs?: number;
 }
 
 const SAMPLE_KEY = "sample";
 
-/** First-run demo: a generated live video published to the app's own RTMP ingest, then moderated. */
+/** Players (RTMP or HTTP-FLV: moderation pulls, a browser preview) of /live/<key> on the ingest right now. */
+function pullers(key: string): number {
+  const broadcast = nmsContext.broadcasts.get(`/${RTMP_APP}/${key}`) as { subscribers?: Map<string, unknown> } | undefined;
+  return broadcast?.subscribers?.size ?? 0;
+}
+
+/**
+ * First-run demo: a generated live video published to the app's own RTMP ingest, then moderated. The
+ * publisher runs only while something pulls it: once no task (nor anyone else) has pulled it for a while it
+ * stops, and the next start of the sample stream starts a fresh one.
+ */
 export function createDemo(d: DemoDeps) {
   let sample: SampleSource | null = null;
   let starting: Promise<SampleSource> | null = null;
@@ -28,7 +41,10 @@ export function createDemo(d: DemoDeps) {
       if (!d.rtmp) return { ok: false, error: "the RTMP ingest is disabled (RTMP_PORT=0)" };
       const rtmp = d.rtmp;
       if (!sample?.running) {
-        starting ??= startSampleSource({ rtmpUrl: rtmp.rtmpUrl(SAMPLE_KEY), log: d.log }).finally(() => (starting = null));
+        starting ??= (async () => {
+          await sample?.stop(); // one that stopped itself (idle) or died: let it release the key first
+          return startSampleSource({ rtmpUrl: rtmp.rtmpUrl(SAMPLE_KEY), log: d.log, inUse: () => pullers(SAMPLE_KEY) > 0, idleStopMs: d.sampleIdleStopMs });
+        })().finally(() => (starting = null));
         sample = await starting;
       }
       const answer = await d.startStream({

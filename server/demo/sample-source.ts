@@ -6,12 +6,15 @@ import QRCode from "qrcode";
 import { startFfmpeg } from "../ingest/ffmpeg";
 import type { OwnedProcess } from "../ingest/process";
 
-/** The first-run demo: a generated live video with audio, published to an RTMP URL until stopped. */
+/** The first-run demo: a generated live video with audio, published to an RTMP URL until stopped (or unused). */
 export interface SampleSource {
   url: string;
+  /** Stops the publisher (idempotent); resolves once ffmpeg has exited. */
   stop(): Promise<void>;
-  /** The publisher is alive (false after stop() or if it died, e.g. the RTMP server went away). */
+  /** The publisher is alive (false after stop(), after an idle stop, or if it died, e.g. the RTMP server went away). */
   readonly running: boolean;
+  /** Resolves once the publisher has exited, for whatever reason. */
+  readonly exited: Promise<void>;
 }
 
 export interface SampleSourceOptions {
@@ -19,7 +22,18 @@ export interface SampleSourceOptions {
   width?: number;
   height?: number;
   log?: (m: string) => void;
+  /**
+   * Whether anything pulls the published stream right now. With it, the publisher stops itself once nothing
+   * has pulled it for `idleStopMs` (counted from the moment it started publishing), so no ffmpeg keeps
+   * encoding for nobody.
+   */
+  inUse?: () => boolean;
+  /** Default 10 000. */
+  idleStopMs?: number;
 }
+
+export const SAMPLE_IDLE_STOP_MS = 10_000;
+const IDLE_CHECK_MS = 500;
 
 export const SAMPLE_QR_TEXT = "https://spam.example/demo";
 export const SAMPLE_AD_TEXT = { latin: "Add WeChat: maifen888 cheap followers", cjk: "加微信 maifen888" } as const;
@@ -105,12 +119,16 @@ export async function startSampleSource(o: SampleSourceOptions): Promise<SampleS
     return r;
   });
 
-  const stop = async () => {
-    stopped = true;
-    await proc.stop("aborted");
-    await exited;
-    await cleanup();
-  };
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      stopped = true;
+      clearInterval(idleTimer);
+      await proc.stop("aborted");
+      await exited;
+      await cleanup();
+    })());
+  let idleTimer: NodeJS.Timeout | undefined;
 
   let timer: NodeJS.Timeout | undefined;
   const outcome = await Promise.race([
@@ -125,10 +143,25 @@ export async function startSampleSource(o: SampleSourceOptions): Promise<SampleS
     throw new Error(`sample source could not publish to ${o.rtmpUrl} (${outcome}): ${tail}`);
   }
   log(`[sample] publishing ${W}x${H} to ${o.rtmpUrl}`);
+  if (o.inUse) {
+    const inUse = o.inUse;
+    const idleMs = o.idleStopMs ?? SAMPLE_IDLE_STOP_MS;
+    let lastUsed = Date.now();
+    idleTimer = setInterval(() => {
+      if (stopped || !alive) return clearInterval(idleTimer);
+      if (inUse()) lastUsed = Date.now();
+      else if (Date.now() - lastUsed >= idleMs) {
+        log(`[sample] nothing pulled ${o.rtmpUrl} for ${Math.round(idleMs / 1000)} s: publisher stopped`);
+        void stop();
+      }
+    }, IDLE_CHECK_MS);
+    idleTimer.unref();
+  }
 
   return {
     url: o.rtmpUrl,
     stop,
+    exited: exited.then(() => undefined),
     get running() {
       return alive && !stopped;
     },

@@ -100,3 +100,37 @@ test("a sample source that cannot publish rejects and leaves nothing running", a
   await assert.rejects(startSampleSource({ rtmpUrl: `rtmp://127.0.0.1:${port}/live/sample` }), /could not publish.*(exited|refused)/i);
   assert.equal(liveChildCount(), children);
 });
+
+test("the sample publisher stops once no task pulls it (after Close) and starts again with the next sample stream", async () => {
+  const { startTestService } = await import("../support/app");
+  const { freePort } = await import("../support/child-server");
+  const { getRegistry } = await import("../../server/registry");
+  const svc = await startTestService({ env: { RTMP_PORT: String(await freePort()), RTMP_HTTP_PORT: String(await freePort()) } });
+  cleanups.push(() => svc.close());
+  const demo = getRegistry().demo;
+  const streams = svc.engine!.streams;
+  const children = liveChildCount();
+
+  const runOnce = async () => {
+    const started = await demo.start();
+    assert.ok(started.ok, JSON.stringify(started));
+    const id = started.requestId;
+    assert.equal(demo.info().sampleRunning, true);
+    // the sample task pulls it: frames are captured, and the publisher stays up well past its idle grace would allow unpulled
+    await waitFor(async () => (streams.health(id)?.frames.captured ?? 0) >= 2, 60_000);
+    assert.equal(demo.info().sampleRunning, true);
+    assert.ok(liveChildCount() >= children + 2, "publisher + the task's puller");
+    const t0 = Date.now();
+    const closed = (await svc.engine!.call("/finish_videostream/v4", { requestId: id }, "")) as { code: number };
+    assert.equal(closed.code, 1100);
+    await waitFor(async () => !demo.info().sampleRunning, 30_000, 100);
+    console.log(`# sample publisher stopped ${Date.now() - t0} ms after Close`);
+    await waitFor(async () => liveChildCount() === children, 10_000, 50);
+    return id;
+  };
+
+  const first = await runOnce();
+  // the next start of the sample stream starts a fresh publisher, pulled by a new task
+  const second = await runOnce();
+  assert.notEqual(second, first);
+});
