@@ -104,7 +104,11 @@ describe("incidents from real callbacks", async () => {
   });
 
   test("a live stream: each callback is fed as it arrives; incidents are created, extended, and a new window is a new one", async () => {
-    const { incidents } = getRegistry();
+    const { incidents, hub } = getRegistry();
+    // what goes to the socket.io room `incidents`
+    const pushed: Incident[] = [];
+    const emit = hub.incident.bind(hub);
+    hub.incident = (i) => (pushed.push(i), emit(i));
     // QR at 1–3 s of every 6 s loop: windows about 3 s apart (more than the 2 s gap)
     const src = await startRtmpSource({ name: "incidents-live", audio: "none", qr: { text: QR_TEXT, fromSec: 1, toSec: 3 } });
     const rx = await startReceiver();
@@ -130,6 +134,10 @@ describe("incidents from real callbacks", async () => {
       const sorted = [...list].sort((a, b) => a.start - b.start);
       for (let k = 1; k < sorted.length; k++) assert.ok(sorted[k].start - sorted[k - 1].end > 2, "windows further apart than the gap are separate incidents");
       assert.ok(list.some((i) => i.hits >= 2), "an incident was extended by later frames");
+      for (const i of list) {
+        const events = pushed.filter((e) => e.id === i.id).map((e) => e.hits);
+        assert.deepEqual(events, Array.from({ length: i.hits }, (_, n) => n + 1), "pushed live at creation and at every extension");
+      }
       const detail = (await incidents.get(sorted[0].id))!;
       assert.equal(detail.hitList.length, detail.hits);
       assert.ok(detail.hitList.every((h) => h.itemId.startsWith(`${requestId}_`)), "each hit names its frame");
