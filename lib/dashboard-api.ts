@@ -30,7 +30,12 @@ export interface FileSummary {
   framesTotal: number;
   createdAt: string; // ISO
   callbackReceivedAt: string | null;
+  /** "api": submitted through the public API (embedded service only); keyName names its accessKey (never the key) */
+  origin: TaskOrigin;
+  keyName: string | null;
 }
+
+export type TaskOrigin = "dashboard" | "api";
 
 export type ApiError = { error: string; code?: number };
 
@@ -87,6 +92,9 @@ export interface StreamSummary {
   notCheckedLastMinute: number;
   /** detectStep the dashboard asked for (null = every frame) */
   detectStep: number | null;
+  /** "api": started through the public API (embedded service only); keyName names its accessKey (never the key) */
+  origin: TaskOrigin;
+  keyName: string | null;
 }
 
 /** One callback the dashboard's receiver accepted, as shown on the timeline. `id` grows monotonically. */

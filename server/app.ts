@@ -21,6 +21,7 @@ import { createStatus } from "./dashboard/status";
 import { createIncidents } from "./incidents";
 import { registerIncidentFeed } from "./incidents/feed";
 import { mediaReader } from "./incidents/media";
+import { accessKeyNames } from "./dashboard/api-tasks";
 
 export interface App {
   url: string;
@@ -124,6 +125,9 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     publish: (e) => hub.fileProgress(e),
     publishStreamEvent: (e) => hub.streamEvent(e),
     publishStreamSummary: (s) => hub.streamSummary(s),
+    // the embedded service's API tasks appear on the dashboard under their accessKey's name (a remote service has no such hook)
+    apiKeyNames: engine ? accessKeyNames(engine.keys, config.accessKeyNames, engine.generatedKey) : null,
+    log,
   });
   const demo = createDemo({
     rtmp,
@@ -133,6 +137,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     log,
   });
   engine?.ctx.events.on("file:progress", (e) => void dashboardApi.onFileProgress(e).catch((err) => log(`dashboard: ${err}`)));
+  engine?.ctx.dispatcher.on("queued", (q) => void dashboardApi.mirrorCallback(q).catch((err) => log(`dashboard: ${err}`)));
   // deletes results, frames and audio clips past RESULT_RETENTION_HOURS (README "Security → Retention")
   const retention = new RetentionJob({ store, mediaRoot: `${config.dataDir}/media`, retentionHours: config.retentionHours, sweepMinutes: config.retentionSweepMinutes, log });
   const status = createStatus({ store, dataDir: config.dataDir, retention, engine });

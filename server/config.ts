@@ -8,6 +8,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   accessKeys: string[] | null; // null → generated key in DATA_DIR
+  /** ACCESS_KEY_NAMES: the dashboard's names for MODERATION_ACCESS_KEYS, in the same order (never the keys themselves) */
+  accessKeyNames: string[];
   allowPrivateNetworks: boolean;
   publicBaseUrl: string | null;
   serviceBaseUrl: string | null; // dashboard → remote service; null = embedded
@@ -80,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || ".data"),
     databaseUrl: env.DATABASE_URL || null,
     accessKeys: keys.length ? keys : null,
+    accessKeyNames: (env.ACCESS_KEY_NAMES ?? "").split(",").map((n) => n.trim()),
     allowPrivateNetworks: env.ALLOW_PRIVATE_NETWORKS === "1",
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, "") : null,
     serviceBaseUrl: env.SERVICE_BASE_URL ? env.SERVICE_BASE_URL.replace(/\/+$/, "") : null,

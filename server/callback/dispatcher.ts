@@ -32,11 +32,20 @@ export interface DeliveryOutcome {
   error: string | null;
 }
 
+/** A callback body just stored in the outbox (the exact text that will be sent), in queuing order per task. */
+export interface QueuedCallback {
+  id: string;
+  requestId: string;
+  url: string;
+  body: string;
+  schedule: ScheduleName;
+}
+
 /**
  * The persisted callback outbox. Bodies are stored before the first attempt, every attempt is
  * recorded, and pending rows survive restarts. Deliveries to one (task, url) go out in order.
  */
-export class Dispatcher extends EventEmitter<{ outcome: [DeliveryOutcome] }> {
+export class Dispatcher extends EventEmitter<{ outcome: [DeliveryOutcome]; queued: [QueuedCallback] }> {
   private readonly inFlight = new Set<string>();
   private readonly seqChains = new Map<string, Promise<unknown>>();
   private timer: NodeJS.Timeout | null = null;
@@ -81,6 +90,8 @@ export class Dispatcher extends EventEmitter<{ outcome: [DeliveryOutcome] }> {
         createdAt: now,
         updatedAt: now,
       });
+      // inside the per-task chain, so listeners (the embedded dashboard's mirror) see a task's bodies in order
+      this.emit("queued", { id, requestId: input.requestId, url: input.url, body, schedule: input.schedule });
     });
     this.seqChains.set(input.requestId, next.catch(() => undefined));
     await next;

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { createModerationClient, type ModerationClient } from "../../lib/client";
 import type { DashboardConfig, FileSubmitInput, FileSummary, RiskLevel } from "../../lib/dashboard-api";
 import type { FileProgressEvent } from "../../lib/events";
@@ -11,6 +11,8 @@ import { toVideoRequest } from "./file-request";
 import { receiveFileCallback, type ReceiverAnswer } from "./receiver";
 import { createStreamsDashboard } from "./streams";
 import { hashToken } from "./tokens";
+import { createApiTasks } from "./api-tasks";
+import type { QueuedCallback } from "../callback/dispatcher";
 import type { StreamEvent, StreamSummary } from "../../lib/dashboard-api";
 
 export interface DashboardOptions {
@@ -29,6 +31,9 @@ export interface DashboardOptions {
   fetch?: typeof fetch;
   /** Secret the service signs callbacks with; receivers then verify every callback (401 otherwise). */
   signingSecret?: string | null;
+  /** Embedded service: accessKey names by key id; its API tasks are then mirrored here (api-tasks.ts). Remote: null. */
+  apiKeyNames?: Map<string, string> | null;
+  log?: (m: string) => void;
 }
 
 export type SubmitAnswer = { ok: true; requestId: string; btId: string } | { ok: false; code?: number; error: string };
@@ -41,13 +46,24 @@ export function createDashboard(o: DashboardOptions) {
   const client: ModerationClient = createModerationClient({ baseUrl: o.serviceBaseUrl, accessKey: o.accessKey, fetch: o.fetch });
   const db = o.store.db;
   const streams = createStreamsDashboard({ db, client, serviceBaseUrl: o.serviceBaseUrl, receiverOrigin: o.receiverOrigin, publishEvent: o.publishStreamEvent, publishSummary: o.publishStreamSummary, signingSecret: o.signingSecret });
+  const api = o.apiKeyNames ? createApiTasks({ streams: { db, publishEvent: o.publishStreamEvent, publishSummary: o.publishStreamSummary }, serviceBaseUrl: o.serviceBaseUrl, keyNames: o.apiKeyNames, log: o.log ?? (() => undefined) }) : null;
 
   return {
-    streams,
+    // the wall also lists the embedded service's API streams, including those with nothing called back yet
+    streams: {
+      ...streams,
+      async list() {
+        await api?.sync();
+        return streams.list();
+      },
+    },
+    /** A callback body the embedded engine queued (server/app.ts): an API stream's is recorded as its receiver would. */
+    mirrorCallback: (q: QueuedCallback): Promise<void> => api?.onQueued(q) ?? Promise.resolve(),
     config: (): DashboardConfig => ({ serviceBaseUrl: o.serviceBaseUrl, embedded: o.embedded, pollIntervalMs: o.pollIntervalMs }),
     capabilities: () => o.capabilities(),
 
     async listFiles(): Promise<FileSummary[]> {
+      await api?.sync();
       const rows = await db.select().from(dashboardFiles).orderBy(desc(dashboardFiles.createdAt)).limit(200);
       return rows.map((r) => ({
         requestId: r.requestId,
@@ -61,6 +77,8 @@ export function createDashboard(o: DashboardOptions) {
         framesTotal: r.framesTotal,
         createdAt: r.createdAt.toISOString(),
         callbackReceivedAt: r.callbackReceivedAt?.toISOString() ?? null,
+        origin: r.origin,
+        keyName: r.keyName,
       }));
     },
 
@@ -86,11 +104,16 @@ export function createDashboard(o: DashboardOptions) {
       return { ok: true, requestId: ack.requestId, btId };
     },
 
-    /** The service's Query answer, as it gave it; records completion for the list. */
+    /**
+     * The service's Query answer, as it gave it; records completion for the list. An API file (addressed by its
+     * requestId) is read from its task instead: Query as the dashboard would answer 1902.
+     */
     async fileResult(btId: string): Promise<Record<string, unknown>> {
+      const mirrored = await api?.fileResult(btId);
+      if (mirrored) return mirrored;
       const res = await client.videoQuery(btId);
       if (res.code === 1100 && typeof res.riskLevel === "string") {
-        await db.update(dashboardFiles).set({ status: "done", riskLevel: res.riskLevel, code: 1100 }).where(eq(dashboardFiles.btId, btId));
+        await db.update(dashboardFiles).set({ status: "done", riskLevel: res.riskLevel, code: 1100 }).where(and(eq(dashboardFiles.btId, btId), eq(dashboardFiles.origin, "dashboard")));
       }
       return res;
     },
@@ -98,6 +121,7 @@ export function createDashboard(o: DashboardOptions) {
     /** Progress pushed by the embedded engine: persisted for the list and fanned out live. */
     async onFileProgress(e: FileProgressEvent): Promise<void> {
       o.publish(e);
+      await api?.onFileProgress(e);
       if (e.status === "processing" && e.framesDone % 5 !== 0 && e.framesDone !== e.framesTotal) return;
       await db
         .update(dashboardFiles)

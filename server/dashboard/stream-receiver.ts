@@ -8,7 +8,7 @@ import { dashboardStreams, receivedCallbacks } from "../store/schema";
 import type { HeaderSource } from "../callback/signature";
 import { checkSignature, parseCallback, type ReceiverAnswer } from "./receiver";
 import { feedIncidents } from "../incidents/feed";
-import type { StreamsDeps } from "./streams";
+import type { StreamRow, StreamsDeps } from "./streams";
 import { loadSummary } from "./stream-window";
 
 /**
@@ -19,9 +19,16 @@ import { loadSummary } from "./stream-window";
 export async function receiveStreamCallback(d: Pick<StreamsDeps, "db" | "publishEvent" | "publishSummary" | "signingSecret">, tokenHash: string, raw: string, headers: HeaderSource): Promise<ReceiverAnswer> {
   const refused = checkSignature(d.signingSecret ?? null, raw, headers);
   if (refused) return refused;
-  const deliveryId = headers.get("webhook-id");
   const [stream] = await d.db.select().from(dashboardStreams).where(eq(dashboardStreams.receiverToken, tokenHash)).limit(1);
   if (!stream) return { status: 404, body: { ok: false, error: "unknown receiver" } };
+  return acceptStreamCallback(d, stream, raw, headers.get("webhook-id"));
+}
+
+/**
+ * A callback of a known stream (the receiver above, or the mirror of an API stream: server/dashboard/api-tasks.ts):
+ * validated under the contract, stored once per delivery id, counted, fanned out, fed to incidents.
+ */
+export async function acceptStreamCallback(d: Pick<StreamsDeps, "db" | "publishEvent" | "publishSummary">, stream: StreamRow, raw: string, deliveryId: string | null): Promise<ReceiverAnswer> {
   const parsed = parseCallback(stream.kind === "video" ? VideoStreamCallback : AudioStreamCallback, raw);
   if (!parsed.ok) return parsed.answer;
   const body = parsed.json as Record<string, unknown>;

@@ -35,6 +35,8 @@ export function toSummary(r: StreamRow, lastMinute: FrameWindow = { frames: 0, n
     framesLastMinute: lastMinute.frames,
     notCheckedLastMinute: lastMinute.notChecked,
     detectStep: r.detectStep,
+    origin: r.origin,
+    keyName: r.keyName,
   };
 }
 
@@ -89,6 +91,8 @@ export function createStreamsDashboard(d: StreamsDeps) {
     async close(requestId: string): Promise<{ ok: true } | { ok: false; error: string; code?: number }> {
       const row = await load(requestId);
       if (!row) return { ok: false, error: "unknown stream" };
+      // an API stream belongs to its accessKey: the dashboard's principal may not close it (and the engine would say 1902)
+      if (row.origin === "api") return { ok: false, error: `started through the public API by "${row.keyName}": only that accessKey can close it` };
       const ack = await (row.kind === "video" ? d.client.finishVideostream : d.client.finishAudiostream)(requestId).catch((err: Error) => ({ code: -1, message: err.message }) as Record<string, unknown>);
       if (ack.code !== 1100) return { ok: false, error: String(ack.message), code: (ack.code as number) > 0 ? (ack.code as number) : undefined };
       const fresh = await load(requestId);

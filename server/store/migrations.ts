@@ -225,4 +225,14 @@ CREATE TABLE incident_decisions (
 CREATE INDEX incident_decisions_incident_idx ON incident_decisions (incident_id);
 `,
   },
+  {
+    // tasks submitted through the public API are mirrored onto the dashboard, marked with their accessKey's name
+    id: "0210_dashboard_api_origin",
+    sql: `
+ALTER TABLE dashboard_files ADD COLUMN origin text NOT NULL DEFAULT 'dashboard';
+ALTER TABLE dashboard_files ADD COLUMN key_name text;
+ALTER TABLE dashboard_streams ADD COLUMN origin text NOT NULL DEFAULT 'dashboard';
+ALTER TABLE dashboard_streams ADD COLUMN key_name text;
+`,
+  },
 ];

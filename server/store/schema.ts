@@ -61,7 +61,7 @@ export const deliveryAttempts = pgTable(
   (t) => [index("delivery_attempts_delivery_idx").on(t.deliveryId)],
 );
 
-/** Files the dashboard submitted (to the embedded service or a remote one). */
+/** Files the dashboard submitted (to the embedded service or a remote one), and the embedded service's API files. */
 export const dashboardFiles = pgTable("dashboard_files", {
   requestId: text("request_id").primaryKey(),
   btId: text("bt_id").notNull(),
@@ -76,9 +76,13 @@ export const dashboardFiles = pgTable("dashboard_files", {
   framesTotal: integer("frames_total").notNull().default(0),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
   callbackReceivedAt: timestamp("callback_received_at", { withTimezone: true, mode: "date" }),
+  /** "api": submitted through the public API with an accessKey, mirrored by server/dashboard/api-tasks.ts */
+  origin: text("origin").$type<"dashboard" | "api">().notNull().default("dashboard"),
+  /** name of that accessKey (ACCESS_KEY_NAMES); never the key */
+  keyName: text("key_name"),
 });
 
-/** Streams the dashboard started, with what the wall shows. */
+/** Streams the dashboard started (and the embedded service's API streams), with what the wall shows. */
 export const dashboardStreams = pgTable("dashboard_streams", {
   requestId: text("request_id").primaryKey(),
   kind: text("kind").$type<"video" | "audio">().notNull(),
@@ -99,6 +103,10 @@ export const dashboardStreams = pgTable("dashboard_streams", {
   framesChecked: integer("frames_checked").notNull().default(0),
   framesNotChecked: integer("frames_not_checked").notNull().default(0),
   detectStep: integer("detect_step"),
+  /** "api": submitted through the public API with an accessKey, mirrored by server/dashboard/api-tasks.ts */
+  origin: text("origin").$type<"dashboard" | "api">().notNull().default("dashboard"),
+  /** name of that accessKey (ACCESS_KEY_NAMES); never the key */
+  keyName: text("key_name"),
 });
 
 /** Every callback body the dashboard's receivers accepted. */

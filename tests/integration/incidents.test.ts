@@ -28,7 +28,9 @@ describe("incidents from real callbacks", async () => {
 
   test("a file result through the dashboard's file receiver: its QR window is one incident; decisions, assignment, filters, CSV, zip", async () => {
     const { incidents } = getRegistry();
-    const result = await moderateFile(svc, media.url, file, { btId: "incident-file", imgType: "QRCODE" });
+    // submitted in process as the dashboard's own principal, as the dashboard does (API files are mirrored instead: api-tasks.ts)
+    const asDashboard = { post: async (p: string, body: unknown) => (await svc.engine!.call(p, body, svc.url)) as Record<string, unknown> };
+    const result = await moderateFile(asDashboard, media.url, file, { btId: "incident-file", imgType: "QRCODE" });
     // the dashboard's receiver accepts it (a record as if the dashboard had submitted it) and feeds the incidents
     const token = "incident-test-token";
     const db = svc.engine!.ctx.store.db;
