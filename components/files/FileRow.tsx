@@ -5,6 +5,7 @@ import RiskBadge from "@/components/ui/RiskBadge";
 import StatusPill from "@/components/ui/StatusPill";
 import { formatDateTime } from "@/components/ui/format";
 import { riskStyles } from "@/components/ui/risk";
+import ApiKeyMarker from "./ApiKeyMarker";
 
 function Outcome({ file }: { file: FileSummary }) {
   if (file.status === "processing" || file.status === "queued") {
@@ -18,14 +19,18 @@ function Outcome({ file }: { file: FileSummary }) {
 }
 
 export default function FileRow({ file }: { file: FileSummary }) {
-  const href = `/files/${encodeURIComponent(file.btId)}`;
+  // an API file by its requestId: two accessKeys may use the same btId
+  const href = `/files/${encodeURIComponent(file.origin === "api" ? file.requestId : file.btId)}`;
   const accent = file.status === "done" && file.riskLevel !== null && file.riskLevel !== "PASS" ? riskStyles[file.riskLevel].border : "border-transparent";
   return (
-    <tr data-testid="file-row" data-btid={file.btId} data-status={file.status} className="border-t border-surface-line hover:bg-white/[0.02]">
+    <tr data-testid="file-row" data-btid={file.btId} data-status={file.status} data-origin={file.origin} className="border-t border-surface-line hover:bg-white/[0.02]">
       <td className={`max-w-0 border-l-2 py-2 pl-3 pr-2 ${accent}`}>
-        <Link href={href} className="block truncate font-medium text-zinc-100 hover:text-sky-300" title={file.url}>
-          {file.title ?? file.url}
-        </Link>
+        <div className="flex min-w-0 items-center gap-2">
+          <Link href={href} className="block min-w-0 truncate font-medium text-zinc-100 hover:text-sky-300" title={file.url}>
+            {file.title ?? file.url}
+          </Link>
+          <ApiKeyMarker item={file} />
+        </div>
         {file.title !== null && <div className="truncate text-[11px] text-zinc-500" title={file.url}>{file.url}</div>}
       </td>
       <td className="px-2 py-2 font-mono text-[11px] text-zinc-400">

@@ -6,6 +6,7 @@ import { formatDateTime } from "@/components/ui/format";
 import { riskStyles } from "@/components/ui/risk";
 import { DetectionBehind, FrameChecks, KindChip, RiskSlot, SinceLast } from "./bits";
 import CloseStreamButton from "./CloseStreamButton";
+import ApiKeyMarker from "@/components/files/ApiKeyMarker";
 
 export const streamHref = (requestId: string) => `/streams/${encodeURIComponent(requestId)}`;
 
@@ -28,6 +29,7 @@ export default function StreamCard({ stream }: { stream: StreamSummary }) {
           {stream.title !== null && <div className="truncate font-mono text-[11px] text-zinc-500" title={stream.url}>{stream.url}</div>}
         </div>
         <KindChip kind={stream.kind} />
+        <ApiKeyMarker item={stream} />
       </header>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
         <RiskSlot testId="current-risk" label="now" level={stream.currentRisk} />
@@ -47,7 +49,7 @@ export default function StreamCard({ stream }: { stream: StreamSummary }) {
       </dl>
       <footer className="mt-auto flex items-center justify-between gap-2 border-t border-surface-line pt-2">
         <Link href={streamHref(stream.requestId)} className="text-xs text-sky-300 hover:underline">Timeline →</Link>
-        {stream.status === "running" && <CloseStreamButton requestId={stream.requestId} name={name} />}
+        {stream.status === "running" && stream.origin !== "api" && <CloseStreamButton requestId={stream.requestId} name={name} />}
       </footer>
     </article>
   );

@@ -17,6 +17,7 @@ import FrameStrip from "./FrameStrip";
 import ResultSummary from "./ResultSummary";
 import { isFileResult, QUERY_PROCESSING, type FileQueryEnvelope } from "./types";
 import ReviewPanel from "@/components/shared/ReviewPanel";
+import ApiKeyMarker from "../ApiKeyMarker";
 
 type Progress = Pick<FileProgressEvent, "status" | "framesDone" | "framesTotal" | "segmentsDone" | "segmentsTotal">;
 
@@ -57,7 +58,9 @@ export default function FileResultPage({ btId }: { btId: string }) {
   const client = useQueryClient();
   const result = useFileResultQuery(btId);
   const pollMs = useConfigQuery().data?.pollIntervalMs;
-  const summary = useFilesQuery().data?.files.find((f) => f.btId === btId);
+  // `btId` is an API file's requestId when opened from the list (two accessKeys may use the same btId)
+  const files = useFilesQuery().data?.files;
+  const summary = files?.find((f) => f.requestId === btId) ?? files?.find((f) => f.btId === btId);
   const [live, setLive] = useState<Progress | null>(null);
 
   const data = result.data;
@@ -78,8 +81,9 @@ export default function FileResultPage({ btId }: { btId: string }) {
       <div className="flex flex-wrap items-end gap-x-4 gap-y-1">
         <Link href="/files" className="text-xs text-sky-300 hover:underline">← Files</Link>
         <h1 className="min-w-0 truncate text-lg font-semibold text-zinc-100" title={summary?.url}>{summary?.title ?? summary?.url ?? btId}</h1>
+        {summary && <ApiKeyMarker item={summary} />}
         <dl className="flex gap-4 font-mono text-[11px] text-zinc-500">
-          <div><dt className="inline">btId </dt><dd className="inline text-zinc-300">{btId}</dd></div>
+          <div><dt className="inline">btId </dt><dd className="inline text-zinc-300">{summary?.btId ?? btId}</dd></div>
           {requestId && <div><dt className="inline">requestId </dt><dd className="inline text-zinc-300">{requestId}</dd></div>}
         </dl>
       </div>

@@ -5,6 +5,7 @@ import type { StreamSummary } from "@/lib/dashboard-api";
 import { formatDateTime } from "@/components/ui/format";
 import { FrameChecks, KindChip, RiskSlot, SinceLast, StreamStatusPill } from "../bits";
 import CloseStreamButton from "../CloseStreamButton";
+import ApiKeyMarker from "@/components/files/ApiKeyMarker";
 
 /** Title, address, state and the two risk levels a moderator watches; Close for a supervisor. */
 export default function StreamHeader({ stream, live }: { stream: StreamSummary; live: boolean }) {
@@ -15,11 +16,12 @@ export default function StreamHeader({ stream, live }: { stream: StreamSummary; 
         <Link href="/streams" className="text-xs text-sky-300 hover:underline">← Streams</Link>
         <h1 className="min-w-0 truncate text-lg font-semibold text-zinc-100" title={name}>{name}</h1>
         <KindChip kind={stream.kind} />
+        <ApiKeyMarker item={stream} />
         <StreamStatusPill status={stream.status} />
         {!live && stream.status === "running" && (
           <span className="text-[11px] text-risk-review" title="The live connection is down; the timeline refreshes every few seconds">polling</span>
         )}
-        <div className="ml-auto">{stream.status === "running" && <CloseStreamButton requestId={stream.requestId} name={name} size="md" />}</div>
+        <div className="ml-auto">{stream.status === "running" && stream.origin !== "api" && <CloseStreamButton requestId={stream.requestId} name={name} size="md" />}</div>
       </div>
       <div className="flex flex-wrap items-center gap-x-6 gap-y-2 rounded-md border border-surface-line bg-surface-raised px-3 py-2">
         <RiskSlot testId="current-risk" label="now" level={stream.currentRisk} size="lg" />
