@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import TopNav from "@/components/layout/TopNav";
+import AlertCenter from "@/components/alerts/AlertCenter";
 import Providers from "./providers";
 import { sessionUser } from "./session-user";
 import "./globals.css";
@@ -18,6 +19,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <Providers user={user}>
           <TopNav />
           <main className="mx-auto max-w-7xl px-4 py-5">{children}</main>
+          <AlertCenter />
         </Providers>
       </body>
     </html>

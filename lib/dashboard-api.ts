@@ -95,6 +95,8 @@ export interface StreamSummary {
   /** "api": started through the public API (embedded service only); keyName names its accessKey (never the key) */
   origin: TaskOrigin;
   keyName: string | null;
+  /** same-origin link to the newest captured frame's image (checked or not); null before the first frame */
+  lastFrameUrl: string | null;
 }
 
 /** One callback the dashboard's receiver accepted, as shown on the timeline. `id` grows monotonically. */

@@ -6,6 +6,7 @@ import { useSocketConnected } from "@/components/hooks/useSocket";
 import { apiJson } from "@/components/api/http";
 import { useUser } from "@/components/auth/UserContext";
 import { can, type Permission } from "@/lib/roles";
+import AlertSettingsButton from "@/components/alerts/AlertSettingsButton";
 
 /** Links shown to roles holding `permission` (default: everyone signed in). */
 const LINKS: Array<{ href: string; label: string; permission?: Permission }> = [
@@ -88,6 +89,7 @@ export default function TopNav() {
           })}
         </nav>
         <div className="ml-auto flex items-center gap-4">
+          {!user.mustChangePassword && <AlertSettingsButton />}
           <LiveIndicator />
           <UserMenu />
         </div>

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import type { StreamSummary } from "@/lib/dashboard-api";
+import { useOpenIncidentCount } from "@/components/alerts/useOpenIncidents";
 import { formatDateTime } from "@/components/ui/format";
 import { riskStyles } from "@/components/ui/risk";
 import { DetectionBehind, FrameChecks, KindChip, RiskSlot, SinceLast } from "./bits";
@@ -10,46 +11,81 @@ import ApiKeyMarker from "@/components/files/ApiKeyMarker";
 
 export const streamHref = (requestId: string) => `/streams/${encodeURIComponent(requestId)}`;
 
-/** A running stream on the wall: what it is, how risky now and at worst, how fresh, and Close. */
+/** The newest captured frame (it changes with every frame result the stream sends), or why there is none. */
+function Thumbnail({ stream, name }: { stream: StreamSummary; name: string }) {
+  if (stream.lastFrameUrl === null) {
+    return (
+      <span data-testid="stream-thumb-empty" className="flex h-full items-center justify-center text-[10px] text-zinc-600">
+        {stream.kind === "audio" ? "audio only" : "no frame yet"}
+      </span>
+    );
+  }
+  return <img data-testid="stream-thumb" src={stream.lastFrameUrl} alt={`latest frame of ${name}`} className="h-full w-full object-contain" />;
+}
+
+function OpenIncidents({ requestId }: { requestId: string }) {
+  const open = useOpenIncidentCount(requestId);
+  if (open === undefined) return null;
+  const n = open.count;
+  return (
+    <span
+      data-testid="open-incidents"
+      data-count={n}
+      title="open incidents of this stream (decide them on the Review page)"
+      className={`rounded px-1 py-0.5 text-[10px] font-semibold tabular-nums ${n > 0 ? "bg-risk-reject/90 text-black" : "bg-black/70 text-zinc-400"}`}
+    >
+      {n}{open.capped ? "+" : ""} open {n === 1 ? "incident" : "incidents"}
+    </span>
+  );
+}
+
+/** A running stream on the wall: its latest frame, risk now and at worst, open incidents, lag, freshness, and Close. */
 export default function StreamCard({ stream }: { stream: StreamSummary }) {
-  const accent = stream.worstRisk && stream.worstRisk !== "PASS" ? riskStyles[stream.worstRisk].border : "border-surface-line";
+  const accent = stream.currentRisk && stream.currentRisk !== "PASS" ? riskStyles[stream.currentRisk].border : stream.worstRisk && stream.worstRisk !== "PASS" ? riskStyles[stream.worstRisk].border : "border-surface-line";
   const name = stream.title ?? stream.url;
+  const running = stream.status === "running";
   return (
     <article
       data-testid="stream-card"
       data-request-id={stream.requestId}
       data-status={stream.status}
-      className={`flex min-w-0 flex-col gap-2 rounded-md border border-l-4 bg-surface-raised p-3 ${accent}`}
+      data-current={stream.currentRisk ?? ""}
+      data-worst={stream.worstRisk ?? ""}
+      title={`${stream.url}\nstarted ${formatDateTime(stream.startedAt)}`}
+      className={`flex min-w-0 flex-col overflow-hidden rounded-md border border-l-4 bg-surface-raised ${accent}`}
     >
-      <header className="flex min-w-0 items-start gap-2">
-        <div className="min-w-0 flex-1">
-          <Link href={streamHref(stream.requestId)} className="block truncate font-medium text-zinc-100 hover:text-sky-300" title={name}>
+      <div className="relative h-24 shrink-0 bg-black">
+        <Link href={streamHref(stream.requestId)} aria-label={`Timeline of ${name}`} className="block h-full">
+          <Thumbnail stream={stream} name={name} />
+        </Link>
+        <span className="absolute left-1 top-1 rounded bg-black/70 px-1 py-0.5">
+          <RiskSlot testId="current-risk" label="now" level={stream.currentRisk} size="sm" />
+        </span>
+        <span className="absolute right-1 top-1 flex flex-col items-end gap-1">
+          <KindChip kind={stream.kind} />
+          <ApiKeyMarker item={stream} />
+          <OpenIncidents requestId={stream.requestId} />
+        </span>
+        <span className="absolute bottom-1 left-1 rounded bg-black/70 px-1 py-0.5 text-[10px]">
+          <SinceLast at={stream.lastResultAt} running={running} />
+        </span>
+        <DetectionBehind stream={stream} compact className="absolute bottom-1 right-1" />
+      </div>
+      <div className="min-w-0 space-y-0.5 px-2 pt-1.5">
+        <div className="flex min-w-0 items-center gap-2">
+          <Link href={streamHref(stream.requestId)} className="min-w-0 flex-1 truncate text-xs font-medium text-zinc-100 hover:text-sky-300">
             {name}
           </Link>
-          {stream.title !== null && <div className="truncate font-mono text-[11px] text-zinc-500" title={stream.url}>{stream.url}</div>}
+          <RiskSlot testId="worst-risk" label="worst" level={stream.worstRisk} size="sm" />
         </div>
-        <KindChip kind={stream.kind} />
-        <ApiKeyMarker item={stream} />
-      </header>
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
-        <RiskSlot testId="current-risk" label="now" level={stream.currentRisk} />
-        <RiskSlot testId="worst-risk" label="worst" level={stream.worstRisk} />
-      </div>
-      <DetectionBehind stream={stream} />
-      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-[11px] text-zinc-500">
-        <dt>last result</dt>
-        <dd><SinceLast at={stream.lastResultAt} running={stream.status === "running"} /></dd>
-        <dt>results</dt>
-        <dd data-testid="stream-counts" className="tabular-nums text-zinc-300">
+        <div data-testid="stream-counts" className="truncate text-[11px] tabular-nums text-zinc-500">
           {stream.kind === "video" && <><FrameChecks stream={stream} /> · </>}
-          {stream.segments} audio segments
-        </dd>
-        <dt>started</dt>
-        <dd className="tabular-nums text-zinc-400">{formatDateTime(stream.startedAt)}</dd>
-      </dl>
-      <footer className="mt-auto flex items-center justify-between gap-2 border-t border-surface-line pt-2">
-        <Link href={streamHref(stream.requestId)} className="text-xs text-sky-300 hover:underline">Timeline →</Link>
-        {stream.status === "running" && stream.origin !== "api" && <CloseStreamButton requestId={stream.requestId} name={name} />}
+          {stream.segments} audio
+        </div>
+      </div>
+      <footer className="mt-auto flex items-center justify-between gap-2 px-2 pb-1.5 pt-1">
+        <Link href={streamHref(stream.requestId)} className="text-[11px] text-sky-300 hover:underline">Timeline →</Link>
+        {running && stream.origin !== "api" && <CloseStreamButton requestId={stream.requestId} name={name} />}
       </footer>
     </article>
   );

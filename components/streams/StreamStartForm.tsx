@@ -50,7 +50,7 @@ function StartFeedback({ mutation }: { mutation: ReturnType<typeof useStartStrea
   return null;
 }
 
-/** "Start a stream": kind, URL, capture and detection choices → POST /api/streams. */
+/** "Start a stream": kind, URL, capture and detection choices → POST /api/streams (laid out by its container: the New stream drawer). */
 export default function StreamStartForm({ state, set }: { state: StreamFormState; set: (patch: Partial<StreamFormState>) => void }) {
   const capsQuery = useCapabilitiesQuery();
   const caps = capsQuery.data?.capabilities;
@@ -71,7 +71,7 @@ export default function StreamStartForm({ state, set }: { state: StreamFormState
       </div>
 
       {video ? (
-        <div className="grid gap-3 lg:grid-cols-[8rem_minmax(0,1fr)_minmax(0,1fr)]">
+        <div className="grid gap-3 @xl:grid-cols-[8rem_minmax(0,1fr)_minmax(0,1fr)]">
           <Field label="Capture every (s)" htmlFor="s-interval" hint="1–60 seconds between captured frames">
             <input id="s-interval" type="number" min={1} max={60} step={1} className={inputCls} value={state.interval} onChange={(e) => set({ interval: e.target.value })} />
           </Field>

@@ -45,7 +45,8 @@ export async function acceptStreamCallback(d: Pick<StreamsDeps, "db" | "publishE
   const [saved] = await d.db.insert(receivedCallbacks).values({ deliveryId, kind, requestId: stream.requestId, receivedAt: now, body }).onConflictDoNothing().returning({ id: receivedCallbacks.id });
   if (!saved) return { status: 200, body: { ok: true, duplicate: true } };
 
-  const detail = (body.frameDetail ?? body.audioDetail) as { riskLevel?: string } | undefined;
+  const detail = (body.frameDetail ?? body.audioDetail) as { riskLevel?: string; imgUrl?: unknown } | undefined;
+  const frameUrl = kind === "frame" && typeof detail?.imgUrl === "string" && detail.imgUrl !== "" ? detail.imgUrl : null;
   if (kind === "end") {
     const aux = (body.auxInfo ?? {}) as { errorCode?: number };
     await d.db
@@ -62,6 +63,7 @@ export async function acceptStreamCallback(d: Pick<StreamsDeps, "db" | "publishE
       .set({
         ...(unchecked ? {} : { currentRisk: risk.currentRisk, worstRisk: risk.worstRisk }),
         lastResultAt: now,
+        ...(frameUrl ? { lastFrameUrl: frameUrl } : {}),
         ...(kind === "frame" ? { frames: sql`${dashboardStreams.frames} + 1` } : { segments: sql`${dashboardStreams.segments} + 1` }),
         ...(kind !== "frame" ? {} : unchecked ? { framesNotChecked: sql`${dashboardStreams.framesNotChecked} + 1` } : { framesChecked: sql`${dashboardStreams.framesChecked} + 1` }),
       })

@@ -37,6 +37,7 @@ export function toSummary(r: StreamRow, lastMinute: FrameWindow = { frames: 0, n
     detectStep: r.detectStep,
     origin: r.origin,
     keyName: r.keyName,
+    lastFrameUrl: r.lastFrameUrl ?? null,
   };
 }
 

@@ -226,6 +226,15 @@ CREATE INDEX incident_decisions_incident_idx ON incident_decisions (incident_id)
 `,
   },
   {
+    // the wall shows each stream's latest captured frame; existing streams take theirs from the callbacks received
+    id: "0201_dashboard_streams_last_frame",
+    sql: `
+ALTER TABLE dashboard_streams ADD COLUMN last_frame_url text;
+UPDATE dashboard_streams s SET last_frame_url = (SELECT r.body->'frameDetail'->>'imgUrl' FROM received_callbacks r
+  WHERE r.request_id = s.request_id AND r.kind = 'frame' AND r.body->'frameDetail'->>'imgUrl' <> '' ORDER BY r.id DESC LIMIT 1);
+`,
+  },
+  {
     // tasks submitted through the public API are mirrored onto the dashboard, marked with their accessKey's name
     id: "0210_dashboard_api_origin",
     sql: `

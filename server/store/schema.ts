@@ -107,6 +107,8 @@ export const dashboardStreams = pgTable("dashboard_streams", {
   origin: text("origin").$type<"dashboard" | "api">().notNull().default("dashboard"),
   /** name of that accessKey (ACCESS_KEY_NAMES); never the key */
   keyName: text("key_name"),
+  /** imgUrl of the newest frame callback (checked or not): the wall's thumbnail */
+  lastFrameUrl: text("last_frame_url"),
 });
 
 /** Every callback body the dashboard's receivers accepted. */

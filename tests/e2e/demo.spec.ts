@@ -4,6 +4,7 @@ import { expect, test } from "@playwright/test";
 test("start the sample stream from the wall, watch frames arrive, close it", async ({ page }) => {
   test.setTimeout(150_000);
   await page.goto("/streams");
+  await page.getByTestId("new-stream").click(); // the start form and the sample live in the New stream drawer
   await expect(page.getByTestId("ingest-info")).toContainText("rtmp://");
   await page.getByTestId("sample-start").click();
   await expect(page).toHaveURL(/\/streams\/[0-9a-f]{32}$/, { timeout: 60_000 });

@@ -53,6 +53,7 @@ test("frames skipped by detectStep are 'not checked' on the card and the timelin
   const title = `e2e honest ${Date.now()}`;
 
   await page.goto("/streams");
+  await page.getByTestId("new-stream").click(); // the start form and the sample live in the New stream drawer
   const form = page.getByTestId("stream-form");
   await expect(form).toHaveAttribute("data-capabilities", "success");
   await form.getByLabel("Stream URL").fill(source!.rtmpUrl);

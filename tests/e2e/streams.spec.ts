@@ -51,6 +51,7 @@ test("start a live stream, watch frames and audio arrive on its timeline, close 
   const title = `e2e live ${Date.now()}`;
 
   await page.goto("/streams");
+  await page.getByTestId("new-stream").click(); // the start form and the sample live in the New stream drawer
   const form = page.getByTestId("stream-form");
   // Capabilities load client-side, so this also proves the form is hydrated.
   await expect(form).toHaveAttribute("data-capabilities", "success");
@@ -181,6 +182,7 @@ test("an audio stream (HTTP-FLV) shows its segments and ends on Close", async ({
   test.setTimeout(120_000);
   const title = `e2e audio ${Date.now()}`;
   await page.goto("/streams");
+  await page.getByTestId("new-stream").click(); // the start form and the sample live in the New stream drawer
   const form = page.getByTestId("stream-form");
   await expect(form).toHaveAttribute("data-capabilities", "success");
   await form.getByText("Audio stream", { exact: true }).click();
@@ -211,6 +213,7 @@ test("an audio stream (HTTP-FLV) shows its segments and ends on Close", async ({
 
 test("an unsupported stream URL is rejected inline", async ({ page }) => {
   await page.goto("/streams");
+  await page.getByTestId("new-stream").click(); // the start form and the sample live in the New stream drawer
   const form = page.getByTestId("stream-form");
   await expect(form).toHaveAttribute("data-capabilities", "success");
   await form.getByLabel("Stream URL").fill("ftp://example.com/live");

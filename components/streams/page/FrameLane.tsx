@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import type { RiskLevel } from "@/lib/dashboard-api";
 import FrameLightbox from "@/components/files/result/FrameLightbox";
 import LevelChips from "@/components/shared/LevelChips";
@@ -10,8 +10,18 @@ import { FailedEventTile, FrameEventCard } from "./FrameEventCard";
 /** Thumbnails rendered at first; a long stream keeps thousands of frames in memory, not in the DOM. */
 const PAGE = 60;
 
-/** Frames newest first (left), so the latest result is always in view; chips filter by level and "not checked". */
-export default function FrameLane({ frames }: { frames: Array<FrameView | FailedView> }) {
+/** The checked frame received nearest after `t` (s since the stream started), a risky one first within 5 s. */
+function frameAt(frames: FrameView[], t: number): FrameView | undefined {
+  const near = frames.filter((f) => Math.abs(f.detail.time - t) <= 5);
+  const pool = near.some((f) => f.level !== "PASS") ? near.filter((f) => f.level !== "PASS") : frames;
+  return pool.reduce<FrameView | undefined>((best, f) => (best === undefined || Math.abs(f.detail.time - t) < Math.abs(best.detail.time - t) ? f : best), undefined);
+}
+
+/**
+ * Frames newest first (left), so the latest result is always in view; chips filter by level and "not checked".
+ * `focusTime` (s since the stream started; an alert's Open link) opens the frame captured then, once.
+ */
+export default function FrameLane({ frames, focusTime = null }: { frames: Array<FrameView | FailedView>; focusTime?: number | null }) {
   const [hidden, setHidden] = useState<RiskLevel[]>([]);
   const [hideNotChecked, setHideNotChecked] = useState(false);
   const [limit, setLimit] = useState(PAGE);
@@ -22,6 +32,12 @@ export default function FrameLane({ frames }: { frames: Array<FrameView | Failed
   const chronological = useMemo(() => [...checked].reverse(), [checked]);
   const details = useMemo(() => chronological.map((f) => f.detail), [chronological]);
   const counts = useMemo(() => frameCounts(frames), [frames]);
+  const [focused, setFocused] = useState(false);
+  useEffect(() => {
+    if (focused || focusTime === null || checked.length === 0) return;
+    setFocused(true);
+    setOpenId(frameAt(checked, focusTime)?.id ?? null);
+  }, [focused, focusTime, checked]);
 
   const visible = frames.filter((f) => f.kind === "failed" || (f.level === null ? !hideNotChecked : !hidden.includes(f.level)));
   const shown = visible.slice(0, limit);

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMemo } from "react";
+import { useSearchParams } from "next/navigation";
 import type { StreamDetail } from "@/lib/dashboard-api";
 import { ApiRequestError } from "@/components/api/http";
 import { useStreamQuery } from "@/components/hooks/queries/useStreamQuery";
@@ -22,13 +23,16 @@ function Timeline({ detail }: { detail: StreamDetail }) {
   // what each lane actually saw: the stream-end's riskLevel is the whole stream's (CONTRACT §3.5), not a lane's
   const worst = useMemo(() => laneWorst(events.flatMap((e) => (e.kind === "end" ? [] : [resultFact(e.kind, e.body)]))), [events]);
   const showFrames = stream.kind === "video" || frames.length > 0;
+  // ?at=<Unix seconds> (an alert's Open): the frame captured then opens enlarged
+  const at = Number(useSearchParams().get("at") ?? NaN);
+  const focusTime = Number.isFinite(at) ? at - Date.parse(stream.startedAt) / 1000 : null;
   return (
     <section data-testid="timeline" data-events={events.length} className="space-y-3">
       <EndMarker ends={ends} stream={stream} worst={worst} />
       <DetectionBehind stream={stream} />
       {showFrames && (
         <Panel title={`Frames (${frames.length})`}>
-          <FrameLane frames={frames} />
+          <FrameLane frames={frames} focusTime={focusTime} />
         </Panel>
       )}
       <Panel title={`Audio segments (${audio.length})`}>

@@ -1,0 +1,118 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { useCan } from "@/components/auth/UserContext";
+import { useCloseStreamMutation } from "@/components/hooks/queries/useStreamMutations";
+import { useDecide } from "@/components/review/useIncidents";
+import ErrorNote from "@/components/ui/ErrorNote";
+import RiskBadge from "@/components/ui/RiskBadge";
+import { alertSummary, timelineHref, type LiveAlert } from "@/lib/alerts";
+import { DECISION_NAMES, incidentTime, type Incident } from "@/lib/incidents";
+import { dismissAlert } from "./store";
+
+const btn = "rounded border px-2 py-0.5 text-[11px] font-medium disabled:cursor-wait disabled:opacity-60";
+
+/** Close the stream, after an inline confirmation (supervisors only; the server checks again). */
+function CloseAction({ incident }: { incident: Incident }) {
+  const [asking, setAsking] = useState(false);
+  const close = useCloseStreamMutation(incident.source.requestId);
+  if (close.isSuccess) return <span data-testid="alert-stream-closed" className="text-[11px] text-zinc-400">stream closed</span>;
+  if (!asking) {
+    return (
+      <button type="button" data-testid="alert-close-stream" onClick={() => setAsking(true)} className={`${btn} border-risk-reject/60 text-red-200 hover:bg-risk-reject/15`}>
+        Close stream
+      </button>
+    );
+  }
+  return (
+    <span role="group" aria-label="Confirm closing the stream" className="flex flex-wrap items-center gap-1.5 text-[11px] text-zinc-300">
+      Stop moderating it now?
+      {/* focus on the safe choice, so a stray Enter never closes a stream */}
+      <button type="button" autoFocus onClick={() => setAsking(false)} disabled={close.isPending} className={`${btn} border-surface-line hover:border-zinc-500`}>
+        Keep running
+      </button>
+      <button type="button" data-testid="alert-confirm-close" onClick={() => close.mutate()} disabled={close.isPending} className={`${btn} border-red-600 bg-red-600 text-white hover:bg-red-500`}>
+        {close.isPending ? "Closing…" : "Close stream"}
+      </button>
+      {close.isError && <ErrorNote prefix="Could not close:" error={close.error} />}
+    </span>
+  );
+}
+
+function DecisionActions({ incident }: { incident: Incident }) {
+  const decide = useDecide();
+  const act = (decision: "confirmed" | "cleared") => decide.mutate({ ids: [incident.id], decision, note: "" });
+  return (
+    <>
+      <button type="button" data-testid="alert-confirm" disabled={decide.isPending} onClick={() => act("confirmed")} className={`${btn} border-risk-reject/60 text-red-100 hover:bg-risk-reject/15`}>
+        Confirm
+      </button>
+      <button type="button" data-testid="alert-clear" disabled={decide.isPending} onClick={() => act("cleared")} className={`${btn} border-surface-line text-zinc-200 hover:border-zinc-500`}>
+        Clear
+      </button>
+      {decide.isError && <ErrorNote prefix="Not recorded:" error={decide.error} />}
+    </>
+  );
+}
+
+/** One alert: the peak frame, what matched, and the one-click actions the user's role allows. */
+export default function AlertToast({ alert }: { alert: LiveAlert }) {
+  const i = alert.incident;
+  const canDecide = useCan("review:record");
+  const canClose = useCan("stream:close");
+  const open = i.status === "open";
+  const name = i.source.title ?? i.source.url ?? i.source.ref;
+  return (
+    <article
+      role="alert"
+      data-testid="alert-toast"
+      data-incident-id={i.id}
+      data-request-id={i.source.requestId}
+      data-hits={i.hits}
+      data-updates={alert.updates}
+      data-status={i.status}
+      className="pointer-events-auto w-[23rem] max-w-[calc(100vw-2rem)] overflow-hidden rounded-md border border-l-4 border-risk-reject bg-surface-raised text-zinc-200 shadow-xl shadow-black/50"
+    >
+      <header className="flex items-center gap-2 border-b border-surface-line px-2.5 py-1.5">
+        <RiskBadge level={i.riskLevel} size="sm" />
+        <span className="min-w-0 flex-1 truncate text-xs font-semibold text-zinc-100">{i.labelName}</span>
+        <span data-testid="alert-hits" className="shrink-0 text-[11px] tabular-nums text-zinc-400" title="frames or segments in this incident so far">
+          {i.hits} {i.hits === 1 ? "hit" : "hits"}
+        </span>
+        <button type="button" data-testid="alert-dismiss" aria-label="Dismiss this alert" onClick={() => dismissAlert(i.id)} className="shrink-0 rounded px-1 text-zinc-500 hover:text-zinc-200">
+          ×
+        </button>
+      </header>
+      <div className="flex gap-2.5 p-2.5">
+        {i.peak.mediaUrl ? (
+          <a href={i.peak.mediaUrl} target="_blank" rel="noreferrer" className="shrink-0" aria-label="Open the peak frame's image">
+            <img data-testid="alert-peak" src={i.peak.mediaUrl} alt={`peak frame of ${name}`} className="h-[72px] w-32 rounded bg-black object-contain" />
+          </a>
+        ) : (
+          <span className="flex h-[72px] w-32 shrink-0 items-center justify-center rounded bg-black text-[10px] text-zinc-600">no image</span>
+        )}
+        <div className="min-w-0 flex-1 space-y-0.5 text-[11px]">
+          <div className="truncate text-xs font-medium text-zinc-100" title={i.source.url ?? undefined}>{name}</div>
+          <div className="tabular-nums text-zinc-400">
+            peak at {incidentTime(i, i.peak.t)} · since {incidentTime(i, i.start)}
+          </div>
+          <div data-testid="alert-summary" className="line-clamp-2 break-all text-zinc-300">{alertSummary(i)}</div>
+        </div>
+      </div>
+      {!open && i.lastDecision && (
+        <p data-testid="alert-decided" className="mx-2.5 mb-2 rounded bg-zinc-700/40 px-2 py-1 text-[11px] text-zinc-300">
+          {DECISION_NAMES[i.lastDecision.decision]} by {i.lastDecision.username}
+        </p>
+      )}
+      <footer className="flex flex-wrap items-center gap-1.5 border-t border-surface-line px-2.5 py-1.5">
+        <Link href={timelineHref(i)} data-testid="alert-open" onClick={() => dismissAlert(i.id)} className={`${btn} border-sky-500/60 text-sky-200 hover:bg-sky-500/10`}>
+          Open
+        </Link>
+        {open && canDecide && <DecisionActions incident={i} />}
+        <span className="ml-auto" />
+        {canClose && <CloseAction incident={i} />}
+      </footer>
+    </article>
+  );
+}
