@@ -17,7 +17,7 @@ export const ALERT_SETTINGS_KEY = "mp.alerts.settings.v1";
 /** Incident ids already alerted in this tab (sessionStorage): a reload does not raise them again. */
 export const ALERTED_IDS_KEY = "mp.alerts.raised.v1";
 /** Toasts on screen at once; older ones leave the stack (they stay alerted). */
-export const MAX_TOASTS = 4;
+export const MAX_TOASTS = 3;
 /** Alerted ids remembered; far more than a shift sees, small enough for sessionStorage. */
 export const MAX_REMEMBERED = 500;
 
