@@ -37,6 +37,8 @@ export interface Config {
   dashboardPollIntervalMs: number;
   /** INCIDENT_GAP_SEC: hits of one category further apart than this start a new incident */
   incidentGapSec: number;
+  /** Live preview and evidence clips (README "Live preview and evidence clips"); retentionMin 0 = no preview */
+  preview: { retentionMin: number; segmentSec: number; clipBeforeSec: number; clipAfterSec: number };
   /** Limits (README "Security → Limits"); 0 disables a rate limit. */
   limits: {
     ratePerMinute: number;
@@ -104,6 +106,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serviceOnly: env.SERVICE_ONLY === "1",
     dashboardPollIntervalMs: num("DASHBOARD_POLL_INTERVAL_MS", 2000, env),
     incidentGapSec: num("INCIDENT_GAP_SEC", 10, env),
+    preview: {
+      retentionMin: num("PREVIEW_RETENTION_MIN", 30, env),
+      segmentSec: Math.min(6, Math.max(1, num("PREVIEW_SEGMENT_SEC", 1, env))),
+      clipBeforeSec: num("CLIP_BEFORE_SEC", 10, env),
+      clipAfterSec: num("CLIP_AFTER_SEC", 10, env),
+    },
     limits: {
       ratePerMinute: num("RATE_LIMIT_PER_MINUTE", 600, env),
       rateBurst: num("RATE_LIMIT_BURST", 0, env), // 0 → RATE_LIMIT_PER_MINUTE

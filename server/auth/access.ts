@@ -56,6 +56,8 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   { methods: ["POST"], path: /^\/api\/incidents\/[^/]+\/assign$/, access: "review:record", audit: "incident.assign" },
   { methods: ["GET", "HEAD"], path: /^\/api\/incidents\/[^/]+\/export$/, access: "view", audit: "incident.export" },
   { methods: ["GET", "HEAD"], path: /^\/(api\/incidents(\.csv)?|review)(\/|$)/, access: "view" },
+  // live preview and evidence clips: a viewer's session, and each file a signed expiring link besides (server/preview/links.ts)
+  { methods: ["GET", "HEAD"], path: /^\/api\/preview\//, access: "view" },
   { methods: ["POST"], path: /^\/api\/lists\/(faces|images|audio)$/, access: "lists:edit", audit: "list.change", maxBodyBytes: UPLOAD_BODY_MAX },
   { methods: WRITE, path: /^\/api\/lists(\/|$)/, access: "lists:edit", audit: "list.change" },
   { methods: WRITE, path: /^\/api\/policy(\/|$)/, access: "policy:edit", audit: "policy.change" },

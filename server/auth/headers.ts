@@ -14,6 +14,8 @@ export function applySecurityHeaders(req: http.IncomingMessage, res: http.Server
     "style-src 'self' 'unsafe-inline'",
     `img-src ${media}`,
     `media-src ${media}`,
+    // hls.js transmuxes the preview in a worker it starts from a blob: URL
+    "worker-src 'self' blob:",
     "font-src 'self' data:",
     "connect-src 'self' ws: wss:",
     "object-src 'none'",

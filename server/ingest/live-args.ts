@@ -29,6 +29,8 @@ export interface LiveArgsInput {
   inputArgs?: string[];
   /** Largest picture (w × h) the decoder accepts; bigger frames are refused (default: 8K, as MEDIA_MAX_WIDTH/HEIGHT). */
   maxPixels?: number;
+  /** A further output (the live preview, server/preview), added only when frames are captured. */
+  extraOutputs?: string[];
 }
 
 /** Hostile sources: bounded probing and a decoder picture cap, as for files (server/ingest/ffmpeg.ts). */
@@ -44,6 +46,8 @@ export interface LiveArgs {
   /** Track map is mandatory (ffmpeg fails when the input lacks it) rather than optional. */
   videoRequired: boolean;
   audioRequired: boolean;
+  /** extraOutputs were added */
+  preview: boolean;
 }
 
 // A zero-length stand-in keeps the audio output valid when the input has no audio (an ffmpeg output with
@@ -106,5 +110,7 @@ export function buildLiveArgs(o: LiveArgsInput): LiveArgs {
     if (both) args.push("-c:a:1", "copy", "-max_interleave_delta", "1");
     args.push("-flush_packets", "1", "-f", "s16le", "pipe:3");
   }
-  return { args, frames, audio: o.audio, videoRequired: frames && !both, audioRequired: o.audio && !both };
+  const preview = frames && (o.extraOutputs?.length ?? 0) > 0;
+  if (preview) args.push(...(o.extraOutputs as string[]));
+  return { args, frames, audio: o.audio, videoRequired: frames && !both, audioRequired: o.audio && !both, preview };
 }

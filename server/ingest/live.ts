@@ -41,6 +41,20 @@ export interface LivePullOptions {
   onStarted?: () => void;
   onFrame: (f: LiveFrame) => void;
   onSegment: (s: LiveSegment) => void;
+  /** A second output of the same ffmpeg: the live preview (server/preview). Only runs that capture frames carry it. */
+  preview?: LivePreviewSink;
+}
+
+/** What a pull's ffmpeg runs tell the live preview (server/preview/recorder.ts implements it). */
+export interface LivePreviewSink {
+  /** Output arguments appended to the next run ([] = no preview this run). */
+  outputArgs(): string[];
+  /** The run starts; `wallAt` maps its media time to wall-clock time (the clock the frames' capturedAt use). */
+  runStarted(wallAt: (mediaSec: number) => Date): void;
+  /** Every stderr line; true = the preview cannot play as encoded: the pull restarts the run once. */
+  stderrLine(line: string): boolean;
+  /** The run's ffmpeg has exited. */
+  runEnded(): Promise<void>;
 }
 
 export interface LiveFrame {
@@ -115,6 +129,8 @@ interface RunOutcome {
   parser: LiveStderrParser;
   started: boolean;
   stalled: boolean;
+  /** stopped so that the preview restarts transcoded (LivePreviewSink.stderrLine) */
+  restart: boolean;
 }
 
 /**
@@ -131,7 +147,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
   const isHls = liveInputKind(o.url) === "hls";
   const stallGraceMs = isHls ? HLS_STALL_GRACE_MS : STALL_GRACE_MS;
   const argsFor = (input: GuardedLiveInput, frameIntervalSec: number | null) =>
-    buildLiveArgs({ url: input.url, inputArgs: input.inputArgs, frameIntervalSec, audio: o.audio, maxWidth: o.maxWidth ?? 1280, ioTimeoutMs });
+    buildLiveArgs({ url: input.url, inputArgs: input.inputArgs, frameIntervalSec, audio: o.audio, maxWidth: o.maxWidth ?? 1280, ioTimeoutMs, extraOutputs: frameIntervalSec === null ? undefined : o.preview?.outputArgs() });
 
   const counters = { frames: 0, segments: 0, bytesIn: 0 };
   let nextFrame = o.frameStartIndex ?? 1;
@@ -140,7 +156,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
   let current: OwnedProcess | null = null;
   // a holder, so TypeScript does not narrow it to null across the awaits below
   const local: { error: Error | null } = { error: null };
-  const clock = new LiveClock();
+  let clock = new LiveClock();
   let lastCapturedMs = 0;
   // one serial chain: files are written in order and each is announced only once fully written
   let writes: Promise<void> = mkdir(o.outDir, { recursive: true }).then(
@@ -198,6 +214,8 @@ export function startLivePull(o: LivePullOptions): LivePull {
     let lastPts: number | null = null;
     let started = false;
     let stalled = false;
+    let restart = false;
+    const preview = plan.preview ? o.preview : undefined;
     let lastProgressAt = Date.now();
     let lastProgressSec = -1;
     const progress = () => void (lastProgressAt = Date.now());
@@ -208,10 +226,15 @@ export function startLivePull(o: LivePullOptions): LivePull {
       }
     };
 
+    preview?.runStarted((sec) => clock.wallAt(sec));
     const proc = startFfmpeg(plan.args, {
       env,
       extraOutputPipe: plan.audio,
       onStderrLine: (line) => {
+        if (preview?.stderrLine(line) && !restart && !stopped) {
+          restart = true;
+          void quickStop(proc, "aborted");
+        }
         const ev = parser.line(line);
         if (ev.started) {
           started = true;
@@ -264,13 +287,14 @@ export function startLivePull(o: LivePullOptions): LivePull {
 
     const result = await proc.done;
     clearInterval(watchdog);
+    await preview?.runEnded();
     if (!stopped) {
       // an image whose showinfo line never came: place it one interval after the last known pts
       for (const image of pendingImages.splice(0)) emitFrame(image, lastPts === null ? 0 : lastPts + (intervalSec ?? 0));
-      const tail = stalled ? null : pcm.flush(MIN_TAIL_SEC * LIVE_SAMPLE_RATE);
+      const tail = stalled || restart ? null : pcm.flush(MIN_TAIL_SEC * LIVE_SAMPLE_RATE);
       if (tail) emitSegment(tail);
     }
-    return { result, parser, started, stalled };
+    return { result, parser, started, stalled, restart };
   };
 
   const finish = (run: RunOutcome): LivePullEnd => {
@@ -305,6 +329,11 @@ export function startLivePull(o: LivePullOptions): LivePull {
     try {
       const plan = argsFor(input, intervalSec);
       let run = await runOnce(plan, input.env);
+      // the source is not H.264/AAC: once more, at once, with the preview transcoded (a fresh media clock)
+      if (!stopped && run.restart) {
+        clock = new LiveClock();
+        run = await runOnce(argsFor(input, intervalSec), input.env);
+      }
       // a "video" stream without video: carry on with its audio (only possible when both were wanted)
       if (!stopped && plan.frames && plan.audio && run.result.code !== 0 && NO_VIDEO_OUTPUT.test(run.result.stderr) && run.parser.inputAudio) {
         run = await runOnce(argsFor(input, null), input.env);

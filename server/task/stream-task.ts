@@ -14,6 +14,7 @@ import { worst } from "./file-result";
 import { pullRetryDelayMs, type StreamProduct } from "./pull-retries";
 import { audioStreamEnd, audioStreamSegmentResult, frameResult, videoStreamAudioResult, videoStreamEnd } from "./stream-callbacks";
 import { concatWavs, detectAudio } from "./audio-verdict";
+import { PreviewRecorder } from "../preview";
 
 /** Audio segments of one stream waiting for detection; past it the oldest is called back not checked. */
 const MAX_SEGMENT_BACKLOG = 3;
@@ -102,6 +103,8 @@ export class StreamTask {
   private readonly audioTypes: string[];
   private readonly audioRiskTypes: string[];
   private readonly audioBusinessTypes: string[];
+  /** video streams: the live preview and REJECT clips (server/preview); null when PREVIEW_RETENTION_MIN is 0 */
+  private readonly preview: PreviewRecorder | null;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -119,6 +122,7 @@ export class StreamTask {
     this.audioRiskTypes = video ? parseTypeList(r.audioType ?? "", AUDIO_TYPES).types.filter((t) => t !== "NONE") : [...parseTypeList(r.type ?? "", AUDIOSTREAM_TYPES).types];
     this.audioBusinessTypes = [...parseTypeList((video ? r.audioBusinessType : r.businessType) ?? "", video ? AUDIO_BUSINESS_TYPES : AUDIOSTREAM_BUSINESS_TYPES).types];
     this.audioTypes = [...this.audioRiskTypes, ...this.audioBusinessTypes];
+    this.preview = video && ctx.config.preview.retentionMin > 0 ? new PreviewRecorder(this.dir, ctx.config.preview, (m) => ctx.log(`stream ${row.requestId}: ${m}`)) : null;
   }
 
   get requestId(): string {
@@ -195,11 +199,13 @@ export class StreamTask {
     }
     await this.drain(Date.now() + STOP_DRAIN_MS, false);
     await this.save();
+    await this.preview?.close(false);
   }
 
   private async run(): Promise<void> {
     const source = streamSourceFor(this.req.data, mediaEgress(this.ctx));
     await fs.mkdir(this.dir, { recursive: true });
+    await this.preview?.open();
     const d = this.req.data;
     let retry = 0;
     while (!this.stopping) {
@@ -212,6 +218,7 @@ export class StreamTask {
         segmentStartIndex: this.state.nextSegmentIndex,
         onFrame: (f) => this.onFrame(f),
         onSegment: (s) => this.onSegment(s),
+        preview: this.preview ?? undefined,
       });
       this.pull = pull;
       if (this.stopping) void pull.stop(); // a Close or stop() that came while it was being opened
@@ -299,6 +306,7 @@ export class StreamTask {
     else this.frames.notChecked++;
     const v = verdict ?? passVerdict(this.lang);
     this.noteRisk(v.riskLevel);
+    if (v.riskLevel === "REJECT") this.preview?.clipAround(job.f.index, job.f.capturedAt);
     if (v.riskLevel === "PASS" && this.req.data.returnAllImg !== 1) return;
     const f = job.f;
     const step = Number(this.req.data.detectStep ?? 0);
@@ -506,6 +514,7 @@ export class StreamTask {
     }
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
+    await this.preview?.close(true); // clips still waiting (REJECTs of the drain too) are cut from what the preview holds
     await this.ctx.store.db.update(tasks).set({ status: "ended", state: { ...this.state }, updatedAt: new Date() }).where(eq(tasks.requestId, this.requestId));
     this.endDone = true;
     const h = this.health();
