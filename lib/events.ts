@@ -1,6 +1,7 @@
 // Socket.io event map shared by the hub (server) and the dashboard (browser).
 import type { RiskLevel, StreamEvent, StreamSummary } from "./dashboard-api";
 import type { Incident } from "./incidents";
+import type { StreamHealthUpdate } from "./stream-health";
 
 export interface FileProgressEvent {
   requestId: string;
@@ -20,6 +21,8 @@ export interface ServerToClientEvents {
   "stream:event": (e: StreamEvent) => void;
   /** to STREAMS_ROOM: the wall's row of a stream changed */
   "stream:summary": (s: StreamSummary) => void;
+  /** to streamRoom(requestId) and STREAMS_ROOM: a stream's health (every change, and a snapshot every few seconds) */
+  "stream:health": (u: StreamHealthUpdate) => void;
   /** to INCIDENTS_ROOM: an incident was created, extended, decided or assigned */
   incident: (i: Incident) => void;
 }

@@ -137,6 +137,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     log,
   });
   engine?.ctx.events.on("file:progress", (e) => void dashboardApi.onFileProgress(e).catch((err) => log(`dashboard: ${err}`)));
+  engine?.streams.onHealth((u) => hub.streamHealth(u));
   engine?.ctx.dispatcher.on("queued", (q) => void dashboardApi.mirrorCallback(q).catch((err) => log(`dashboard: ${err}`)));
   // deletes results, frames and audio clips past RESULT_RETENTION_HOURS (README "Security → Retention")
   const retention = new RetentionJob({ store, mediaRoot: `${config.dataDir}/media`, retentionHours: config.retentionHours, sweepMinutes: config.retentionSweepMinutes, log });

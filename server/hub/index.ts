@@ -3,6 +3,7 @@ import { Server } from "socket.io";
 import type { StreamEvent, StreamSummary } from "../../lib/dashboard-api";
 import { FILES_ROOM, fileRoom, INCIDENTS_ROOM, STREAMS_ROOM, streamRoom, type ClientToServerEvents, type FileProgressEvent, type ServerToClientEvents } from "../../lib/events";
 import type { Incident } from "../../lib/incidents";
+import type { StreamHealthUpdate } from "../../lib/stream-health";
 
 /** Who a connection belongs to, so it can be cut when that session or account ends. */
 export interface HubIdentity {
@@ -17,6 +18,8 @@ export interface Hub {
   fileProgress(e: FileProgressEvent): void;
   streamEvent(e: StreamEvent): void;
   streamSummary(s: StreamSummary): void;
+  /** to the stream's room and the wall: its health changed, or a live snapshot (embedded engine only) */
+  streamHealth(u: StreamHealthUpdate): void;
   /** to INCIDENTS_ROOM: an incident was created, extended, decided or assigned */
   incident(i: Incident): void;
   close(): Promise<void>;
@@ -61,6 +64,7 @@ export function createHub(server: http.Server, authorize: (req: http.IncomingMes
     fileProgress: (e) => void io.to([FILES_ROOM, fileRoom(e.requestId)]).emit("file:progress", e),
     streamEvent: (e) => void io.to(streamRoom(e.requestId)).emit("stream:event", e),
     streamSummary: (s) => void io.to(STREAMS_ROOM).emit("stream:summary", s),
+    streamHealth: (u) => void io.to([streamRoom(u.snapshot.requestId), STREAMS_ROOM]).emit("stream:health", u),
     incident: (i) => void io.to(INCIDENTS_ROOM).emit("incident", i),
     disconnect: (q) => {
       for (const socket of io.sockets.sockets.values()) {

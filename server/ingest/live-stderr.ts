@@ -10,12 +10,26 @@ export interface StderrEvent {
   progressSec?: number;
   /** The first input stream was mapped: media is flowing into the outputs. */
   started?: boolean;
+  /** One packet ffmpeg read from an input (`-dump`): its stream index, dts (s, null when unknown) and size. */
+  packet?: { stream: number; dts: number | null; size: number };
+}
+
+/** ffmpeg `-dump` prints every packet it reads as these lines; they are measurements, never messages. */
+const DUMP_LINE = /^(stream #\d+:| {2}(keyframe|duration|dts|size)=.*)$/;
+const DUMP_LINES = /(?<=^|[\r\n])(?:stream #\d+:| {2}(?:keyframe|duration|dts|size)=[^\r\n]*)(?:\r\n|\r|\n|$)/g;
+const DUMP_STREAM = /^stream #(\d+):$/;
+const DUMP_DTS = /^ {2}dts=(N\/A|-?[\d.]+)/;
+const DUMP_SIZE = /^ {2}size=(\d+)/;
+
+/** `stderr` without the `-dump` packet lines, so errors and classification read only ffmpeg's messages. */
+export function withoutPacketDump(stderr: string): string {
+  return stderr.replace(DUMP_LINES, "");
 }
 
 const SHOWINFO = /Parsed_showinfo_\d+.*?\bn:\s*\d+\s+pts:\s*-?\d+\s+pts_time:(-?[\d.e+-]+)/;
 const PROGRESS = /\btime=\s*(-?)(\d+):(\d\d):(\d\d(?:\.\d+)?)/;
 const MAPPING = /^\s*Stream #0:\d+(?:\[[^\]]*\])?\s*->\s*#(\d+):\d+/;
-const INPUT_STREAM = /^\s*Stream #0:\d+.*?: (Video|Audio):/;
+const INPUT_STREAM = /^\s*Stream #0:(\d+).*?: (Video|Audio):/;
 const DURATION = /^\s*Duration:\s*(?:(\d+):(\d\d):(\d\d(?:\.\d+)?)|N\/A)/;
 
 /** Follows the stderr of one live ffmpeg run, line by line. */
@@ -27,9 +41,17 @@ export class LiveStderrParser {
   /** Track kinds input 0 declared. */
   inputVideo = false;
   inputAudio = false;
+  /** Index of input 0's first video track (the one frames are taken from). */
+  videoIndex: number | null = null;
   private block: "none" | "input0" | "other" = "none";
+  private dumpStream = -1;
+  private dumpDts: number | null = null;
 
   line(l: string): StderrEvent {
+    if (l.charCodeAt(0) === 32 /* space */ || l.startsWith("stream #")) {
+      const packet = this.dumpLine(l);
+      if (packet !== undefined) return packet ? { packet } : {};
+    }
     const si = SHOWINFO.exec(l);
     if (si) return { framePts: Number(si[1]) };
     const ev: StderrEvent = {};
@@ -38,8 +60,11 @@ export class LiveStderrParser {
     if (/^Input #0\b/.test(l)) this.block = "input0";
     else if (/^(Input #\d+|Output #\d+|Stream mapping:)/.test(l)) this.block = "other";
     const kind = this.block === "input0" ? INPUT_STREAM.exec(l) : null;
-    if (kind?.[1] === "Video") this.inputVideo = true;
-    if (kind?.[1] === "Audio") this.inputAudio = true;
+    if (kind?.[2] === "Video") {
+      this.inputVideo = true;
+      this.videoIndex ??= Number(kind[1]);
+    }
+    if (kind?.[2] === "Audio") this.inputAudio = true;
     const d = this.block === "input0" && this.durationSec === null ? DURATION.exec(l) : null;
     if (d) this.durationSec = d[1] === undefined ? 0 : Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]);
     const m = MAPPING.exec(l);
@@ -48,6 +73,24 @@ export class LiveStderrParser {
       this.mappedOutputs.add(Number(m[1]));
     }
     return ev;
+  }
+
+  /** undefined: not a dump line; null: part of a packet; else the packet its size line completes. */
+  private dumpLine(l: string): StderrEvent["packet"] | null | undefined {
+    const st = DUMP_STREAM.exec(l);
+    if (st) {
+      this.dumpStream = Number(st[1]);
+      this.dumpDts = null;
+      return null;
+    }
+    const dts = DUMP_DTS.exec(l);
+    if (dts) {
+      this.dumpDts = dts[1] === "N/A" ? null : Number(dts[1]);
+      return null;
+    }
+    const size = DUMP_SIZE.exec(l);
+    if (size && this.dumpStream >= 0) return { stream: this.dumpStream, dts: this.dumpDts, size: Number(size[1]) };
+    return DUMP_LINE.test(l) ? null : undefined;
   }
 }
 

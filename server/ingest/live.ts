@@ -10,7 +10,9 @@ import { buildLiveArgs, FRAME_INTERVAL_MAX_SEC, FRAME_INTERVAL_MIN_SEC, LIVE_SAM
 import { LiveClock } from "./live-clock";
 import { JpegSplitter } from "./live-jpeg";
 import { encodeWavPcm16, PcmSegmenter, pcmToInt16, type PcmCut } from "./live-pcm";
-import { classifyLiveFailure, LiveStderrParser, type LiveErrorCode } from "./live-stderr";
+import { classifyLiveFailure, LiveStderrParser, withoutPacketDump, type LiveErrorCode } from "./live-stderr";
+import { LiveMeter, type LiveMeterReading } from "./live-meter";
+import { SILENT_DBFS } from "../../lib/stream-health";
 import { UrlRefusedError } from "./url-guard";
 
 export interface LivePullOptions {
@@ -88,9 +90,12 @@ export interface LivePull {
   stop(): Promise<void>;
   /** bytesIn counts media bytes ffmpeg delivered (JPEG + PCM), not network bytes. */
   stats(): { frames: number; segments: number; bytesIn: number };
+  /** Input fps and bitrate, audio level, last media (stream health); a source without it reports none. */
+  meter?(): LiveMeterReading;
 }
 
 export type { LiveErrorCode } from "./live-stderr";
+export type { LiveMeterReading } from "./live-meter";
 
 const DEFAULT_SEGMENT_SEC = 10;
 const DEFAULT_IO_TIMEOUT_MS = 10_000;
@@ -157,6 +162,8 @@ export function startLivePull(o: LivePullOptions): LivePull {
   // a holder, so TypeScript does not narrow it to null across the awaits below
   const local: { error: Error | null } = { error: null };
   let clock = new LiveClock();
+  let parserNow: LiveStderrParser | null = null;
+  const meter = new LiveMeter(SILENT_DBFS, () => parserNow?.videoIndex ?? null);
   let lastCapturedMs = 0;
   // one serial chain: files are written in order and each is announced only once fully written
   let writes: Promise<void> = mkdir(o.outDir, { recursive: true }).then(
@@ -207,6 +214,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
   let announcedStart = false;
   const runOnce = async (plan: LiveArgs, env: GuardedLiveInput["env"]): Promise<RunOutcome> => {
     const parser = new LiveStderrParser();
+    parserNow = parser;
     const jpegs = new JpegSplitter();
     const pcm = new PcmSegmenter(Math.max(1, Math.round(segmentSec * LIVE_SAMPLE_RATE)));
     const pendingImages: Buffer[] = [];
@@ -227,7 +235,8 @@ export function startLivePull(o: LivePullOptions): LivePull {
     };
 
     preview?.runStarted((sec) => clock.wallAt(sec));
-    const proc = startFfmpeg(plan.args, {
+    // -dump: every packet read is printed (stream, dts, size): the input's real fps and bitrate for health
+    const proc = startFfmpeg(["-dump", ...plan.args], {
       env,
       extraOutputPipe: plan.audio,
       onStderrLine: (line) => {
@@ -236,6 +245,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
           void quickStop(proc, "aborted");
         }
         const ev = parser.line(line);
+        if (ev.packet) return meter.packet(ev.packet.stream, ev.packet.dts, ev.packet.size);
         if (ev.started) {
           started = true;
           progress();
@@ -256,6 +266,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
       onStdout: (chunk) => {
         counters.bytesIn += chunk.length;
         progress();
+        meter.media();
         if (stopped) return;
         pendingImages.push(...jpegs.push(chunk));
         pairFrames();
@@ -266,6 +277,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
     audioPipe?.on("data", (chunk: Buffer) => {
       counters.bytesIn += chunk.length;
       progress();
+      meter.pcm(chunk);
       if (stopped) return;
       const cuts = pcm.push(chunk);
       clock.observe(pcm.receivedSamples / LIVE_SAMPLE_RATE);
@@ -298,7 +310,8 @@ export function startLivePull(o: LivePullOptions): LivePull {
   };
 
   const finish = (run: RunOutcome): LivePullEnd => {
-    const { result, parser, stalled } = run;
+    const { parser, stalled } = run;
+    const result = { ...run.result, stderr: withoutPacketDump(run.result.stderr) };
     const gotData = run.started || counters.bytesIn > 0;
     const tail = result.stderr.slice(-STDERR_CLASSIFY_CHARS);
     if (result.spawnError) return { reason: "failed", errorCode: 3001, message: `cannot start ffmpeg: ${result.spawnError.message}`, gotData };
@@ -335,7 +348,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
         run = await runOnce(argsFor(input, intervalSec), input.env);
       }
       // a "video" stream without video: carry on with its audio (only possible when both were wanted)
-      if (!stopped && plan.frames && plan.audio && run.result.code !== 0 && NO_VIDEO_OUTPUT.test(run.result.stderr) && run.parser.inputAudio) {
+      if (!stopped && plan.frames && plan.audio && run.result.code !== 0 && NO_VIDEO_OUTPUT.test(withoutPacketDump(run.result.stderr)) && run.parser.inputAudio) {
         run = await runOnce(argsFor(input, null), input.env);
       }
       await writes;
@@ -353,6 +366,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
   return {
     done,
     stats: () => ({ ...counters }),
+    meter: () => meter.reading(),
     async stop() {
       stopped = true;
       if (current) await quickStop(current, "aborted");

@@ -244,4 +244,23 @@ ALTER TABLE dashboard_streams ADD COLUMN origin text NOT NULL DEFAULT 'dashboard
 ALTER TABLE dashboard_streams ADD COLUMN key_name text;
 `,
   },
+  {
+    // live stream health changes (server/health): a gap in a stream's timeline explains itself
+    id: "0220_stream_health_events",
+    sql: `
+CREATE TABLE stream_health_events (
+  id bigserial PRIMARY KEY,
+  request_id text NOT NULL,
+  at timestamptz NOT NULL,
+  kind text NOT NULL,
+  message text NOT NULL,
+  attempt integer,
+  retry_of integer,
+  next_attempt_at timestamptz,
+  error_code integer,
+  snapshot jsonb NOT NULL
+);
+CREATE INDEX stream_health_events_task_idx ON stream_health_events (request_id, id);
+`,
+  },
 ];

@@ -1,4 +1,5 @@
 import { bigint, bigserial, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { HealthEventKind, StreamHealthSnapshot } from "../../lib/stream-health";
 
 /** One moderation task: a video file, or (later) a live video/audio stream. */
 export const tasks = pgTable(
@@ -181,6 +182,24 @@ export const incidentDecisions = pgTable(
     at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [index("incident_decisions_incident_idx").on(t.incidentId)],
+);
+
+/** Live stream health changes (server/health; migration 0220_stream_health_events), with the snapshot at that moment. */
+export const streamHealthEvents = pgTable(
+  "stream_health_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    requestId: text("request_id").notNull(),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
+    kind: text("kind").$type<HealthEventKind>().notNull(),
+    message: text("message").notNull(),
+    attempt: integer("attempt"),
+    of: integer("retry_of"),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
+    errorCode: integer("error_code"),
+    snapshot: jsonb("snapshot").$type<StreamHealthSnapshot>().notNull(),
+  },
+  (t) => [index("stream_health_events_task_idx").on(t.requestId, t.id)],
 );
 
 export type TaskKind = "video" | "videostream" | "audiostream";

@@ -2,6 +2,9 @@ import { and, eq, inArray } from "drizzle-orm";
 import { tasks, type TaskRow } from "../store/schema";
 import type { EngineContext } from "./context";
 import { StreamTask, type StreamHealth } from "./stream-task";
+import { healthSink, type HealthListener } from "../health/sink";
+import { streamHealthReport } from "../health/report";
+import type { StreamHealthReport } from "../../lib/stream-health";
 
 /** Final counters of ended tasks kept for health(): the newest this many. */
 const ENDED_HEALTH_KEPT = 500;
@@ -11,8 +14,18 @@ export class StreamRunner {
   private readonly running = new Map<string, { task: StreamTask; keyId: string; kind: string; identity: string | null }>();
   private readonly ended = new Map<string, StreamHealth>();
   private stopped = false;
+  private readonly healthListeners = new Set<HealthListener>();
+  private readonly healthOut: ReturnType<typeof healthSink>;
 
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: EngineContext) {
+    this.healthOut = healthSink(ctx.store.db, this.healthListeners, ctx.log);
+  }
+
+  /** Every health change (with its stored event) and the live snapshots of every stream; returns the unsubscribe. */
+  onHealth(listener: HealthListener): () => void {
+    this.healthListeners.add(listener);
+    return () => void this.healthListeners.delete(listener);
+  }
 
   /** Every task a previous process left running is resumed (its pull restarts, indexes continue). */
   async resume(): Promise<void> {
@@ -23,7 +36,7 @@ export class StreamRunner {
 
   start(row: TaskRow): void {
     if (this.stopped || this.running.has(row.requestId)) return;
-    const task = new StreamTask(this.ctx, row, (id, health) => this.onEnded(id, health));
+    const task = new StreamTask(this.ctx, row, (id, health) => this.onEnded(id, health), this.healthOut);
     this.running.set(row.requestId, { task, keyId: row.keyId, kind: row.kind, identity: row.identity });
     task.start();
   }
@@ -33,14 +46,20 @@ export class StreamRunner {
     this.ended.delete(requestId);
     this.ended.set(requestId, health);
     if (this.ended.size > ENDED_HEALTH_KEPT) this.ended.delete(this.ended.keys().next().value!);
+    this.healthOut.snapshot(health);
   }
 
   /**
-   * Per-stream counters (frames and segments captured / checked / not checked / waiting / detecting) of a
-   * task this process runs or ran; null for one it does not know.
+   * Health of a task this process runs or ran (server/health): counters (frames and segments captured /
+   * checked / not checked / waiting / detecting), pull state, input meter, stall flag; null for one it does not know.
    */
   health(requestId: string): StreamHealth | null {
     return this.running.get(requestId)?.task.health() ?? this.ended.get(requestId) ?? null;
+  }
+
+  /** GET /api/streams/<id>/health: the live (or stored) snapshot and the stored health events; null when unknown. */
+  healthReport(requestId: string): Promise<StreamHealthReport | null> {
+    return streamHealthReport({ db: this.ctx.store.db, live: (id) => this.health(id) }, requestId);
   }
 
   /** Running task of this key with the same stream identity, if any (duplicate rule §1.4); a task already ending is not one. */
@@ -76,7 +95,7 @@ export class StreamRunner {
     const [row] = await this.ctx.store.db.select().from(tasks).where(and(eq(tasks.requestId, requestId), eq(tasks.status, "running")));
     if (!row) return;
     if (this.running.has(requestId)) return this.close(requestId); // resume() started it meanwhile
-    const task = new StreamTask(this.ctx, row, (id, health) => this.onEnded(id, health));
+    const task = new StreamTask(this.ctx, row, (id, health) => this.onEnded(id, health), this.healthOut);
     this.running.set(requestId, { task, keyId: row.keyId, kind: row.kind, identity: row.identity });
     await task.close();
   }
@@ -90,5 +109,6 @@ export class StreamRunner {
     this.stopped = true;
     await Promise.all([...this.running.values()].map((r) => r.task.stop()));
     this.running.clear();
+    await this.healthOut.settled();
   }
 }

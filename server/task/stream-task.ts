@@ -14,6 +14,8 @@ import { worst } from "./file-result";
 import { pullRetryDelayMs, type StreamProduct } from "./pull-retries";
 import { audioStreamEnd, audioStreamSegmentResult, frameResult, videoStreamAudioResult, videoStreamEnd } from "./stream-callbacks";
 import { concatWavs, detectAudio } from "./audio-verdict";
+import { cadenceSecOf, NO_HEALTH_SINK, retriesAllowed, StreamHealthMonitor, type HealthSink } from "../health/monitor";
+import type { StreamCounters, StreamHealthSnapshot } from "../../lib/stream-health";
 import { PreviewRecorder } from "../preview";
 
 /** Audio segments of one stream waiting for detection; past it the oldest is called back not checked. */
@@ -35,14 +37,8 @@ interface SegmentJob {
   begin?: number;
 }
 
-/** Per-stream counters: captured = checked + notChecked + waiting + detecting (segments: + skipped by audioDetectStep). */
-export interface StreamHealth {
-  requestId: string;
-  /** running: pulling (or waiting to retry); ending: the pull stopped, what was captured is being drained; ended */
-  phase: "running" | "ending" | "ended";
-  frames: { captured: number; checked: number; notChecked: number; waiting: number; detecting: number };
-  segments: { captured: number; checked: number; notChecked: number; skipped: number; waiting: number; detecting: number };
-}
+/** Counters (captured = checked + notChecked + waiting + detecting), pull state, input meter (server/health). */
+export type StreamHealth = StreamHealthSnapshot;
 
 type Level = "PASS" | "REVIEW" | "REJECT";
 
@@ -103,6 +99,7 @@ export class StreamTask {
   private readonly audioTypes: string[];
   private readonly audioRiskTypes: string[];
   private readonly audioBusinessTypes: string[];
+  private readonly monitor: StreamHealthMonitor;
   /** video streams: the live preview and REJECT clips (server/preview); null when PREVIEW_RETENTION_MIN is 0 */
   private readonly preview: PreviewRecorder | null;
 
@@ -110,6 +107,7 @@ export class StreamTask {
     private readonly ctx: EngineContext,
     private readonly row: TaskRow,
     private readonly onEnded: (requestId: string, health: StreamHealth) => void,
+    healthSink: HealthSink = NO_HEALTH_SINK,
   ) {
     this.product = row.kind as StreamProduct;
     this.req = row.request as unknown as StreamRequest;
@@ -122,6 +120,13 @@ export class StreamTask {
     this.audioRiskTypes = video ? parseTypeList(r.audioType ?? "", AUDIO_TYPES).types.filter((t) => t !== "NONE") : [...parseTypeList(r.type ?? "", AUDIOSTREAM_TYPES).types];
     this.audioBusinessTypes = [...parseTypeList((video ? r.audioBusinessType : r.businessType) ?? "", video ? AUDIO_BUSINESS_TYPES : AUDIOSTREAM_BUSINESS_TYPES).types];
     this.audioTypes = [...this.audioRiskTypes, ...this.audioBusinessTypes];
+    this.monitor = new StreamHealthMonitor({
+      requestId: row.requestId,
+      cadenceSec: cadenceSecOf(this.product, r.data),
+      retries: retriesAllowed(this.product, String(r.data.streamType ?? "NORMAL")),
+      source: { counters: () => this.counters(), meter: () => this.pull?.meter?.() ?? null },
+      sink: healthSink,
+    });
     this.preview = video && ctx.config.preview.retentionMin > 0 ? new PreviewRecorder(this.dir, ctx.config.preview, (m) => ctx.log(`stream ${row.requestId}: ${m}`)) : null;
   }
 
@@ -135,8 +140,11 @@ export class StreamTask {
   }
 
   health(): StreamHealth {
+    return this.monitor.snapshot();
+  }
+
+  private counters(): StreamCounters & { phase: StreamHealth["phase"] } {
     return {
-      requestId: this.requestId,
       phase: this.endDone ? "ended" : this.isEnding ? "ending" : "running",
       frames: { ...this.frames, waiting: this.frameQueue.length, detecting: this.frameDetecting.size },
       segments: { ...this.segments, waiting: this.segmentQueue.length, detecting: this.segmentDetecting ? 1 : 0 },
@@ -149,6 +157,7 @@ export class StreamTask {
       this.loop = this.finish(this.state.endReason, this.state.endErrorCode, true);
       return;
     }
+    this.monitor.start();
     this.loop = this.run().catch((err) => {
       this.ctx.log(`stream ${this.requestId}: ${(err as Error).stack ?? err}`);
       return this.finish("failed", 3002);
@@ -186,6 +195,7 @@ export class StreamTask {
   /** Process shutdown: stop pulling but keep the task running in the store, to resume at next start. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.monitor.stop();
     this.drainCap = Math.min(this.drainCap, Date.now() + STOP_DRAIN_MS);
     this.changed();
     this.wake?.();
@@ -210,6 +220,7 @@ export class StreamTask {
     let retry = 0;
     while (!this.stopping) {
       this.pullBase = this.state.streamTimeSec;
+      this.monitor.connecting(retry);
       const pull = source.open({
         frameIntervalSec: this.product === "videostream" ? Math.max(1, Math.min(60, Math.floor(Number(d.detectFrequency ?? 3)))) : null,
         audio: this.product === "audiostream" || this.audioTypes.length > 0,
@@ -218,6 +229,7 @@ export class StreamTask {
         segmentStartIndex: this.state.nextSegmentIndex,
         onFrame: (f) => this.onFrame(f),
         onSegment: (s) => this.onSegment(s),
+        onStarted: () => this.monitor.connected(),
         preview: this.preview ?? undefined,
       });
       this.pull = pull;
@@ -226,10 +238,14 @@ export class StreamTask {
       this.pull = null;
       if (this.stopping || end.reason === "stopped") return;
       if (end.gotData) retry = 0;
-      if (end.reason === "ended" && end.finite) return this.finish("ended");
+      if (end.reason === "ended" && end.finite) {
+        this.monitor.pullEnded(end, null);
+        return this.finish("ended");
+      }
       retry++;
       const streamType = String(d.streamType ?? "NORMAL");
       const delay = pullRetryDelayMs(this.product, streamType, retry, this.ctx.config.streamRetryTimeScale);
+      this.monitor.pullEnded(end, delay === null ? null : { attempt: retry, delayMs: delay });
       if (delay === null) return this.finish("failed", end.reason === "failed" ? end.errorCode : 3001);
       this.ctx.log(`stream ${this.requestId}: pull ${end.reason}${end.reason === "failed" ? ` (${end.message})` : ""}; retry ${retry} in ${delay} ms`);
       await new Promise<void>((resolve) => {
@@ -485,6 +501,7 @@ export class StreamTask {
     this.wake?.();
     this.state.endReason = reason;
     if (errorCode) this.state.endErrorCode = errorCode;
+    if (!resumed) this.monitor.ended(reason === "closed" || reason === "ended" ? reason : "failed", errorCode ?? null);
     this.endStored = this.save();
     this.ending = this.endStored
       .then(() => this.completeEnd(reason, errorCode, resumed))
