@@ -79,6 +79,17 @@ test("submit a video, watch it finish live, inspect frames, QR and OCR", async (
   expect(await risky.count()).toBeGreaterThanOrEqual(2);
   await expect(page.getByTestId("risk-badge").first()).toHaveAttribute("data-level", /^(REVIEW|REJECT)$/);
 
+  // "Show only": pressing a level shows only that level's frames; pressing it again shows all
+  const cards = page.getByTestId("frame-card");
+  const all = await cards.count();
+  await page.getByTestId("only-PASS").click();
+  await expect(page.getByTestId("only-PASS")).toHaveAttribute("aria-pressed", "true");
+  await expect(cards.first()).toHaveAttribute("data-level", "PASS");
+  expect(await cards.evaluateAll((els) => els.filter((el) => el.getAttribute("data-level") !== "PASS").length)).toBe(0);
+  expect(await cards.count()).toBeLessThan(all);
+  await page.getByTestId("only-PASS").click();
+  await expect(cards).toHaveCount(all);
+
   const qrCard = page.getByTestId("frame-card").filter({ has: page.getByTestId("qr-content") }).first();
   await expect(qrCard.getByTestId("qr-content")).toContainText(QR_TEXT);
   const ocrCard = page.getByTestId("frame-card").filter({ has: page.getByTestId("ocr-text").filter({ hasText: /maifen888/i }) }).first();

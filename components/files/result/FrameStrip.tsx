@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import type { RiskLevel } from "@/lib/dashboard-api";
-import LevelChips, { countLevels } from "@/components/shared/LevelChips";
+import LevelChips, { countLevels, shownBy } from "@/components/shared/LevelChips";
 import { asRiskLevel } from "@/components/ui/risk";
 import FrameCard from "./FrameCard";
 import FrameLightbox from "./FrameLightbox";
@@ -10,10 +10,10 @@ import type { FrameDetail } from "./types";
 
 /** Captured frames in time order; a click opens the lightbox, the chips filter by level. */
 export default function FrameStrip({ frames }: { frames: FrameDetail[] }) {
-  const [hidden, setHidden] = useState<RiskLevel[]>([]);
+  const [only, setOnly] = useState<RiskLevel[]>([]);
   const [open, setOpen] = useState<number | null>(null);
   const sorted = [...frames].sort((a, b) => a.time - b.time);
-  const visible = sorted.filter((f) => !hidden.includes(asRiskLevel(f.riskLevel)));
+  const visible = sorted.filter((f) => shownBy(only, asRiskLevel(f.riskLevel)));
   const counts = countLevels(sorted.map((f) => asRiskLevel(f.riskLevel)));
 
   if (frames.length === 0) return <p className="p-3 text-xs text-zinc-500">No frames returned (only risky frames are returned unless “Return all frames” was set).</p>;
@@ -21,7 +21,8 @@ export default function FrameStrip({ frames }: { frames: FrameDetail[] }) {
   return (
     <div className="p-3">
       <div className="mb-2 flex items-center gap-2 text-xs">
-        <LevelChips counts={counts} hidden={hidden} setHidden={setHidden} />
+        <span className="text-zinc-500">Show only</span>
+        <LevelChips counts={counts} only={only} setOnly={setOnly} />
         <span className="ml-auto text-zinc-500">click a frame for labels, OCR and QR detail</span>
       </div>
       <ul data-testid="frame-strip" className="flex gap-3 overflow-x-auto pb-2">

@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useState } from "react";
 import type { RiskLevel } from "@/lib/dashboard-api";
 import FrameLightbox from "@/components/files/result/FrameLightbox";
-import LevelChips from "@/components/shared/LevelChips";
+import LevelChips, { shownBy } from "@/components/shared/LevelChips";
 import { frameCounts, type FailedView, type FrameView } from "./event-view";
 import { FailedEventTile, FrameEventCard } from "./FrameEventCard";
 
@@ -22,8 +22,8 @@ function frameAt(frames: FrameView[], t: number): FrameView | undefined {
  * `focusTime` (s since the stream started; an alert's Open link) opens the frame captured then, once.
  */
 export default function FrameLane({ frames, focusTime = null }: { frames: Array<FrameView | FailedView>; focusTime?: number | null }) {
-  const [hidden, setHidden] = useState<RiskLevel[]>([]);
-  const [hideNotChecked, setHideNotChecked] = useState(false);
+  // "show only" the pressed levels (none pressed: all), "not checked" being a level of its own
+  const [only, setOnly] = useState<Array<RiskLevel | "NOT_CHECKED">>([]);
   const [limit, setLimit] = useState(PAGE);
   const [openId, setOpenId] = useState<number | null>(null);
 
@@ -39,23 +39,24 @@ export default function FrameLane({ frames, focusTime = null }: { frames: Array<
     setOpenId(frameAt(checked, focusTime)?.id ?? null);
   }, [focused, focusTime, checked]);
 
-  const visible = frames.filter((f) => f.kind === "failed" || (f.level === null ? !hideNotChecked : !hidden.includes(f.level)));
+  const visible = frames.filter((f) => f.kind === "failed" || shownBy(only, f.level ?? "NOT_CHECKED"));
   const shown = visible.slice(0, limit);
   const openIndex = openId === null ? null : chronological.findIndex((f) => f.id === openId);
 
   return (
     <div data-testid="frame-lane" className="p-3">
       <div className="mb-2 flex flex-wrap items-center gap-2 text-xs">
-        <LevelChips counts={counts.levels} hidden={hidden} setHidden={setHidden} />
+        <span className="text-zinc-500">Show only</span>
+        <LevelChips counts={counts.levels} only={only} setOnly={setOnly} />
         {counts.notChecked > 0 && (
           <button
             type="button"
             data-testid="not-checked-chip"
             data-count={counts.notChecked}
-            aria-pressed={!hideNotChecked}
-            onClick={() => setHideNotChecked((h) => !h)}
+            aria-pressed={only.includes("NOT_CHECKED")}
+            onClick={() => setOnly((o) => (o.includes("NOT_CHECKED") ? o.filter((x) => x !== "NOT_CHECKED") : [...o, "NOT_CHECKED"]))}
             title="Frames the detectors did not check (detectType 2): not counted as PASS"
-            className={`rounded border border-dashed px-2 py-0.5 ${hideNotChecked ? "border-surface-line text-zinc-600" : "border-zinc-500 text-zinc-300"}`}
+            className={`rounded border border-dashed px-2 py-0.5 ${only.includes("NOT_CHECKED") ? "border-zinc-300 bg-surface-raised text-zinc-100" : "border-zinc-600 text-zinc-400"}`}
           >
             NOT CHECKED · {counts.notChecked}
           </button>
