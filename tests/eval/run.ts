@@ -1,5 +1,7 @@
 // `npm run eval`: labelled synthetic media through the real detectors; prints one JSON document and writes tests/eval/results.json.
-import { writeFile } from "node:fs/promises";
+// `npm run eval -- qrcode hashBank` (or `node --import tsx tests/eval/run.ts qrcode`) runs only those sets and
+// replaces only their entries in results.json (the others are kept as they were, with their own date).
+import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +14,14 @@ import { evalNsfw } from "./nsfw";
 import { evalOcr } from "./ocr";
 import { evalQr } from "./qr";
 import { evalSpeech } from "./speech";
+
+const SETS = ["ocr", "qrcode", "nsfw", "hashBank", "speech", "knownAudio"] as const;
+type SetName = (typeof SETS)[number];
+const asked = process.argv.slice(2);
+for (const a of asked) if (!(SETS as readonly string[]).includes(a)) throw new Error(`unknown eval set "${a}"; sets: ${SETS.join(", ")}`);
+const only = asked.length > 0 ? new Set(asked as SetName[]) : undefined;
+const runs = (name: SetName) => !only || only.has(name);
+const skipped = { skipped: "not run this time" };
 
 const t0 = performance.now();
 selfCheck();
@@ -32,29 +42,33 @@ async function section<T>(name: string, fn: () => Promise<T>): Promise<T | { err
   }
 }
 
-// only the engines these sets use: faces / objects models are not loaded (nothing labelled to run them on)
-const pool = createDetectPool({ dataDir: path.join(os.tmpdir(), "moderation-eval-detect"), workers: 1, engines: ["qrcode", "ocr", "nsfw"] });
+// only the engines these sets use: faces / objects models are not loaded (nothing labelled to run them on); every
+// frame set also asks for EROTIC (its frames are NSFW negatives), so nsfw is loaded whenever a frame set runs
+const frameEngines = [...(runs("qrcode") ? ["qrcode" as const] : []), ...(runs("ocr") ? ["ocr" as const] : []), "nsfw" as const];
+const needPool = runs("ocr") || runs("qrcode") || runs("nsfw");
+const pool = needPool ? createDetectPool({ dataDir: path.join(os.tmpdir(), "moderation-eval-detect"), workers: 1, engines: frameEngines }) : undefined;
 // frames (one worker thread) and audio (child processes) run side by side: about one core each
 const frameSets = (async () => {
-  const ready = await section("frameModelsLoad", () => pool.ready());
-  if (ready && typeof ready === "object" && "error" in ready) return { ocr: ready, qrcode: ready, nsfw: ready, hashBank: await section("hashBank", () => evalHashBank(scale)) };
-  const ocr = await section("ocr", () => evalOcr(pool, scale));
-  const qrcode = await section("qrcode", () => evalQr(pool, scale));
+  const ready = pool ? await section("frameModelsLoad", () => pool.ready()) : undefined;
+  const hashBankSet = () => (runs("hashBank") ? section("hashBank", () => evalHashBank(scale)) : skipped);
+  if (ready && typeof ready === "object" && "error" in ready) return { ocr: ready, qrcode: ready, nsfw: ready, hashBank: await hashBankSet() };
+  const ocr = pool && runs("ocr") ? await section("ocr", () => evalOcr(pool, scale)) : skipped;
+  const qrcode = pool && runs("qrcode") ? await section("qrcode", () => evalQr(pool, scale)) : skipped;
   // last: it summarises the EROTIC results of every frame above
-  const nsfw = await section("nsfw", () => evalNsfw(pool, scale));
+  const nsfw = pool && runs("nsfw") ? await section("nsfw", () => evalNsfw(pool, scale)) : skipped;
   // its own pool (hash engine only, with a temporary bank)
-  const hashBank = await section("hashBank", () => evalHashBank(scale));
+  const hashBank = await hashBankSet();
   return { ocr, qrcode, nsfw, hashBank };
 })();
 const audioSets = (async () => {
-  const speech = await section("speech", () => evalSpeech(scale));
-  const knownAudio = await section("knownAudio", () => evalFingerprint(scale));
+  const speech = runs("speech") ? await section("speech", () => evalSpeech(scale)) : skipped;
+  const knownAudio = runs("knownAudio") ? await section("knownAudio", () => evalFingerprint(scale)) : skipped;
   return { speech, knownAudio };
 })();
 const [frames, audio] = await Promise.all([frameSets, audioSets]);
-await pool.close();
+await pool?.close();
 
-const speech = audio.speech as { keywords?: unknown; vad?: unknown; error?: string };
+const speech = audio.speech as { keywords?: unknown; vad?: unknown; error?: string; skipped?: string };
 const out = {
   eval: "synthetic labelled media through the real detectors (tests/eval); regenerate with `npm run eval` (EVAL_SCALE=small|medium|large|<n>)",
   generatedAt: new Date().toISOString(),
@@ -70,15 +84,29 @@ const out = {
   detectors: {
     ocrText: frames.ocr,
     qrcode: frames.qrcode,
-    speechKeywords: speech.error ? speech : speech.keywords,
-    vad: speech.error ? speech : speech.vad,
+    speechKeywords: speech.error || speech.skipped ? speech : speech.keywords,
+    vad: speech.error || speech.skipped ? speech : speech.vad,
     knownAudio: audio.knownAudio,
     nsfw: frames.nsfw,
     hashBank: frames.hashBank,
     ...facesAndObjects(),
   },
 };
+const resultsFile = path.join(path.dirname(fileURLToPath(import.meta.url)), "results.json");
+if (only) {
+  // a partial run: keep every other entry of the last results.json as it was, and say which entries are from when
+  const previous = JSON.parse(await readFile(resultsFile, "utf8").catch(() => "{}")) as typeof out & { setsGeneratedAt?: Record<string, string>; sectionSec?: Record<string, number> };
+  const key: Record<SetName, keyof typeof out.detectors> = { ocr: "ocrText", qrcode: "qrcode", nsfw: "nsfw", hashBank: "hashBank", speech: "speechKeywords", knownAudio: "knownAudio" };
+  const setsGeneratedAt: Record<string, string> = { ...Object.fromEntries(SETS.map((n) => [n, previous.generatedAt])), ...previous.setsGeneratedAt };
+  const detectors: Record<string, unknown> = { ...previous.detectors };
+  for (const n of only) {
+    detectors[key[n]] = out.detectors[key[n]];
+    if (n === "speech") detectors.vad = out.detectors.vad;
+    setsGeneratedAt[n] = out.generatedAt;
+  }
+  Object.assign(out, { generatedAt: previous.generatedAt ?? out.generatedAt, setsGeneratedAt, sectionSec: { ...previous.sectionSec, ...sectionSec }, detectors });
+}
 const json = JSON.stringify(out, null, 2);
-await writeFile(path.join(path.dirname(fileURLToPath(import.meta.url)), "results.json"), `${json}\n`);
+await writeFile(resultsFile, `${json}\n`);
 console.log(json);
 process.exit(failed ? 1 : 0);
