@@ -38,8 +38,8 @@ export interface StreamHealthSnapshot extends StreamCounters {
   flagged: { since: string; message: string } | null;
   /** measured from the packets ffmpeg reads (null when not connected or no such track) */
   input: { fps: number | null; kbps: number | null };
-  /** level of the last second of audio (dBFS); silent below SILENT_DBFS */
-  audio: { levelDb: number | null; silent: boolean; silentSince: string | null };
+  /** level of the last second of audio (dBFS); silent below SILENT_DBFS; pulled: false when the stream moderates no audio */
+  audio: { pulled: boolean; levelDb: number | null; silent: boolean; silentSince: string | null };
   lastError: { at: string; message: string; errorCode: number | null } | null;
 }
 

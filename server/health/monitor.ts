@@ -31,6 +31,8 @@ export interface MonitorOptions {
   cadenceSec: number;
   /** retries the pull policy allows */
   retries: number;
+  /** the pull carries the audio track (audio streams, video streams with audio types) */
+  audioPulled: boolean;
   source: HealthSource;
   sink: HealthSink;
   /** live snapshots go out this often while running */
@@ -43,6 +45,7 @@ const FIRST_CONNECT_GRACE_MS = 10_000;
 const AUDIO_SEGMENT_SEC = 10;
 const PUBLISH_EVERY_MS = 2000;
 
+const formatWait = (ms: number) => (ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
@@ -117,7 +120,7 @@ export class StreamHealthMonitor {
     if (!retry) return;
     const next = now + retry.delayMs;
     this.setPull({ state: "retrying", attempt: retry.attempt, nextAttemptAt: new Date(next).toISOString() });
-    this.record("retrying", `retrying ${retry.attempt} of ${this.o.retries}, next attempt at ${new Date(next).toISOString()}`, {
+    this.record("retrying", `retrying ${retry.attempt} of ${this.o.retries} in ${formatWait(retry.delayMs)}`, {
       attempt: retry.attempt,
       of: this.o.retries,
       nextAttemptAt: new Date(next),
@@ -154,7 +157,7 @@ export class StreamHealthMonitor {
       lastMediaAt: iso(this.lastMediaAt),
       flagged: this.flaggedSince === null ? null : { since: iso(this.flaggedSince)!, message: noMediaText((now - this.noMediaFrom()) / 1000) },
       input: { fps: flowing ? m.inputFps : null, kbps: flowing ? m.inputKbps : null },
-      audio: { levelDb: audio?.audioDb ?? null, silent: audio?.silentSince != null, silentSince: iso(audio?.silentSince ?? null) },
+      audio: { pulled: this.o.audioPulled, levelDb: audio?.audioDb ?? null, silent: audio?.silentSince != null, silentSince: iso(audio?.silentSince ?? null) },
       lastError: this.lastError,
     };
   }

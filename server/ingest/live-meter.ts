@@ -80,8 +80,9 @@ export class LiveMeter {
     const video = this.packets.filter((p) => p.video);
     return {
       lastMediaAt: this.lastMedia,
-      inputFps: this.videoIndex() === null ? null : video.length ? rate(video, (p) => (p === video[0] ? 0 : 1)) : 0,
-      inputKbps: this.packets.length ? rate(this.packets, (p) => (p.size * 8) / 1000) : this.lastMedia === null ? null : 0,
+      // nothing read yet (connecting): unknown; nothing read in the window: 0
+      inputFps: this.videoIndex() === null || this.lastPacket === null ? null : video.length ? rate(video, (p) => (p === video[0] ? 0 : 1)) : 0,
+      inputKbps: this.lastPacket === null ? null : this.packets.length ? rate(this.packets, (p) => (p.size * 8) / 1000) : 0,
       audioDb: this.level,
       silentSince: this.silentFrom,
     };

@@ -124,6 +124,7 @@ export class StreamTask {
       requestId: row.requestId,
       cadenceSec: cadenceSecOf(this.product, r.data),
       retries: retriesAllowed(this.product, String(r.data.streamType ?? "NORMAL")),
+      audioPulled: this.product === "audiostream" || this.audioTypes.length > 0,
       source: { counters: () => this.counters(), meter: () => this.pull?.meter?.() ?? null },
       sink: healthSink,
     });

@@ -24,7 +24,7 @@ test("-dump lines become packets; header lines still parse; errors are read with
 test("meter: fps and bitrate over media time (a burst reads as the stream's rate), audio level and silence", () => {
   let video: number | null = 0;
   const m = new LiveMeter(-60, () => video);
-  assert.deepEqual(m.reading(1000), { lastMediaAt: null, inputFps: 0, inputKbps: null, audioDb: null, silentSince: null });
+  assert.deepEqual(m.reading(1000), { lastMediaAt: null, inputFps: null, inputKbps: null, audioDb: null, silentSince: null }, "connecting: unknown, not 0");
   // 2 s of 15 fps video and 8 kB audio packets, all read at once (the join burst)
   for (let i = 0; i <= 30; i++) m.packet(0, i / 15, 2500, 1000);
   for (let i = 0; i <= 20; i++) m.packet(1, i / 10, 500, 1000);
@@ -51,7 +51,7 @@ test("monitor: connected → flagged → source lost → retrying k of n → rec
   const events: NewHealthEvent[] = [];
   let meter: LiveMeterReading | null = null;
   const counters = () => ({ phase: "running" as const, frames: { captured: 0, checked: 0, notChecked: 0, waiting: 0, detecting: 0 }, segments: { captured: 0, checked: 0, notChecked: 0, skipped: 0, waiting: 0, detecting: 0 } });
-  const mon = new StreamHealthMonitor({ requestId: "r", cadenceSec: 0.1, retries: 12, source: { counters, meter: () => meter }, sink: { event: (e) => void events.push(e), snapshot: () => undefined } });
+  const mon = new StreamHealthMonitor({ requestId: "r", cadenceSec: 0.1, retries: 12, audioPulled: true, source: { counters, meter: () => meter }, sink: { event: (e) => void events.push(e), snapshot: () => undefined } });
   const tick = () => (mon as unknown as { tick(): void }).tick();
   mon.connecting(0);
   meter = { lastMediaAt: Date.now(), inputFps: 15, inputKbps: 600, audioDb: -20, silentSince: null };

@@ -6,6 +6,7 @@ import { formatDateTime } from "@/components/ui/format";
 import { FrameChecks, KindChip, RiskSlot, SinceLast, StreamStatusPill } from "../bits";
 import CloseStreamButton from "../CloseStreamButton";
 import ApiKeyMarker from "@/components/files/ApiKeyMarker";
+import HealthStrip from "@/components/health/HealthStrip";
 
 /** Title, address, state and the two risk levels a moderator watches; Close for a supervisor. */
 export default function StreamHeader({ stream, live }: { stream: StreamSummary; live: boolean }) {
@@ -34,6 +35,7 @@ export default function StreamHeader({ stream, live }: { stream: StreamSummary; 
           {stream.endedAt && <div><dt className="inline">ended </dt><dd className="inline tabular-nums text-zinc-300">{formatDateTime(stream.endedAt)}</dd></div>}
         </dl>
       </div>
+      <HealthStrip requestId={stream.requestId} running={stream.status === "running"} />
       <dl className="flex flex-wrap gap-x-4 font-mono text-[11px] text-zinc-500">
         <div className="min-w-0"><dt className="inline">url </dt><dd className="inline break-all text-zinc-300">{stream.url}</dd></div>
         <div><dt className="inline">requestId </dt><dd className="inline text-zinc-300">{stream.requestId}</dd></div>

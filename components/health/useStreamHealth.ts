@@ -1,0 +1,59 @@
+"use client";
+
+import { useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { STREAMS_ROOM, streamRoom } from "@/lib/events";
+import type { StreamHealthEvent, StreamHealthReport, StreamHealthSnapshot, StreamHealthUpdate } from "@/lib/stream-health";
+import { apiJson, ApiRequestError } from "@/components/api/http";
+import { useSocketConnected, useSocketRoom } from "@/components/hooks/useSocket";
+
+const healthKey = (requestId: string) => ["stream-health", requestId] as const;
+const POLL_MS = 5_000;
+
+function mergeEvents(old: StreamHealthEvent[], add: StreamHealthEvent[]): StreamHealthEvent[] {
+  const byId = new Map(old.map((e) => [e.id, e]));
+  for (const e of add) if (e.id > 0) byId.set(e.id, e);
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+/** A newer update replaces the snapshot; its event joins the list (by id). */
+export function applyHealthUpdate(old: StreamHealthReport | undefined, u: StreamHealthUpdate): StreamHealthReport | undefined {
+  if (old === undefined) return old;
+  const newer = !old.snapshot || Date.parse(u.snapshot.at) >= Date.parse(old.snapshot.at);
+  return { snapshot: newer ? u.snapshot : old.snapshot, live: true, events: u.event ? mergeEvents(old.events, [u.event]) : old.events };
+}
+
+/**
+ * GET /api/streams/<id>/health, kept current by `stream:health` from the stream's room (refetched at every
+ * (re)join; polled while the socket is down). `unavailable`: a remote service, which has no health API.
+ */
+export function useStreamHealth(requestId: string, running: boolean) {
+  const client = useQueryClient();
+  const connected = useSocketConnected();
+  const key = healthKey(requestId);
+  const query = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => apiJson<StreamHealthReport>(`/api/streams/${encodeURIComponent(requestId)}/health`, { signal }),
+    retry: (n, err) => !(err instanceof ApiRequestError && (err.status === 501 || err.status === 404)) && n < 2,
+    refetchInterval: running && !connected ? POLL_MS : false,
+  });
+  useSocketRoom(
+    streamRoom(requestId),
+    "stream:health",
+    (u) => {
+      if (u.snapshot.requestId === requestId) client.setQueryData<StreamHealthReport>(key, (old) => applyHealthUpdate(old, u));
+    },
+    () => void client.invalidateQueries({ queryKey: key, exact: true }),
+  );
+  const unavailable = query.error instanceof ApiRequestError && query.error.status === 501;
+  return { report: query.data, error: unavailable ? null : query.error, unavailable };
+}
+
+/** The wall: the newest snapshot of one stream from `stream:health` in the streams room (no fetch per card). */
+export function useLiveHealth(requestId: string): StreamHealthSnapshot | null {
+  const [snapshot, setSnapshot] = useState<StreamHealthSnapshot | null>(null);
+  useSocketRoom(STREAMS_ROOM, "stream:health", (u) => {
+    if (u.snapshot.requestId === requestId) setSnapshot((old) => (old && Date.parse(old.at) > Date.parse(u.snapshot.at) ? old : u.snapshot));
+  });
+  return snapshot;
+}
