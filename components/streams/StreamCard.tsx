@@ -8,6 +8,7 @@ import { riskStyles } from "@/components/ui/risk";
 import { DetectionBehind, FrameChecks, KindChip, RiskSlot, SinceLast } from "./bits";
 import CloseStreamButton from "./CloseStreamButton";
 import ApiKeyMarker from "@/components/files/ApiKeyMarker";
+import HealthBadge from "@/components/health/HealthBadge";
 
 export const streamHref = (requestId: string) => `/streams/${encodeURIComponent(requestId)}`;
 
@@ -84,7 +85,10 @@ export default function StreamCard({ stream }: { stream: StreamSummary }) {
         </div>
       </div>
       <footer className="mt-auto flex items-center justify-between gap-2 px-2 pb-1.5 pt-1">
-        <Link href={streamHref(stream.requestId)} className="text-[11px] text-sky-300 hover:underline">Timeline →</Link>
+        <span className="flex min-w-0 items-center gap-2">
+          <Link href={streamHref(stream.requestId)} className="text-[11px] text-sky-300 hover:underline">Timeline →</Link>
+          {running && <HealthBadge requestId={stream.requestId} />}
+        </span>
         {running && stream.origin !== "api" && <CloseStreamButton requestId={stream.requestId} name={name} />}
       </footer>
     </article>

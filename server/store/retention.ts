@@ -3,7 +3,7 @@ import path from "node:path";
 import { and, inArray, isNull, lt, notExists, or, sql } from "drizzle-orm";
 import type { RetentionStatus, SweepReport } from "../../lib/status";
 import type { Store } from "./db";
-import { dashboardFiles, dashboardStreams, deliveries, deliveryAttempts, receivedCallbacks, tasks } from "./schema";
+import { dashboardFiles, dashboardStreams, deliveries, deliveryAttempts, receivedCallbacks, streamHealthEvents, tasks } from "./schema";
 
 export interface RetentionOptions {
   store: Store;
@@ -116,6 +116,7 @@ export class RetentionJob {
     await db.delete(receivedCallbacks).where(inArray(receivedCallbacks.requestId, ids));
     await db.delete(dashboardFiles).where(inArray(dashboardFiles.requestId, ids));
     await db.delete(dashboardStreams).where(inArray(dashboardStreams.requestId, ids));
+    await db.delete(streamHealthEvents).where(inArray(streamHealthEvents.requestId, ids));
     return ids;
   }
 
