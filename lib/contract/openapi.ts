@@ -61,8 +61,10 @@ const segmentDetectType = ext(z.literal([1, 2]), "2 when the segment was not che
 const HashMatch = z.object({
   list: z.string().describe("hash-bank list"),
   entry: z.string().describe("bank entry the frame matched"),
-  distance: z.int().min(0).max(64).describe("Hamming distance of the 64-bit perceptual hashes"),
-  trimmed: z.boolean().optional().describe("true when the match needed the frame's uniform borders cut off"),
+  distance: z.int().min(0).max(64).describe("Hamming distance of the two 64-bit perceptual hashes that matched"),
+  trimmed: z.boolean().optional().describe("true when the match needed the frame's (or the banked image's) uniform borders cut off"),
+  method: z.enum(["phash", "phash-mirror", "phash-crop", "dhash", "dhash-mirror"]).optional()
+    .describe("which hashes matched: pHash; pHash of the frame mirrored left to right; pHash against a 90–95 % crop of the banked image; dHash; dHash mirrored"),
 });
 const GalleryMatch = z.object({
   list: z.string().describe("face gallery list"),

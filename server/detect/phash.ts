@@ -45,10 +45,45 @@ export function phashOfGrey32(px: Uint8Array): string {
   return hex;
 }
 
+type Region = { left: number; top: number; width: number; height: number };
+
+/** 32×32 greyscale pixels of the image (or of a region of it), auto-oriented: what pHash is computed from. */
+async function grey32(image: Input, region?: Region): Promise<Uint8Array> {
+  const img = sharp(image).rotate();
+  return (region ? img.extract(region) : img).greyscale().resize(N, N, { fit: "fill" }).raw().toBuffer();
+}
+
 /** pHash of a whole image (auto-oriented like sharp-phash). */
 export async function phash(image: Input): Promise<string> {
-  const px = await sharp(image).rotate().greyscale().resize(N, N, { fit: "fill" }).raw().toBuffer();
-  return phashOfGrey32(px);
+  return phashOfGrey32(await grey32(image));
+}
+
+/** The pixels mirrored left to right (w×h, row-major). */
+export function mirrorGrey(px: Uint8Array, w: number = N, h: number = N): Uint8Array {
+  const out = new Uint8Array(px.length);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) out[y * w + x] = px[y * w + w - 1 - x];
+  return out;
+}
+
+/** 64-bit difference hash of 9×8 greyscale pixels: bit = left pixel darker than its right neighbour, 16 hex digits. */
+export function dhashOfGrey9x8(px: Uint8Array): string {
+  let hex = "";
+  for (let nib = 0; nib < 16; nib++) {
+    let d = 0;
+    for (let b = 0; b < 4; b++) {
+      const i = nib * 4 + b;
+      const y = i >> 3;
+      const x = i & 7;
+      d = (d << 1) | (px[y * 9 + x] < px[y * 9 + x + 1] ? 1 : 0);
+    }
+    hex += d.toString(16);
+  }
+  return hex;
+}
+
+async function grey9x8(image: Input, region?: Region): Promise<Uint8Array> {
+  const img = sharp(image).rotate();
+  return (region ? img.extract(region) : img).greyscale().resize(9, 8, { fit: "fill" }).raw().toBuffer();
 }
 
 /** "0"/"1" string as sharp-phash returns it. */
@@ -105,11 +140,61 @@ export async function contentBox(image: Input, tolerance: number = POLICY.hash.b
   return { left: x1, top: y1, width: x2 - x1, height: y2 - y1 };
 }
 
-/** The frame's pHash, plus the pHash of its content inside uniform borders when it has such borders. */
-export async function frameHashes(image: Input, trimBorders: boolean = POLICY.hash.trimBorders): Promise<{ full: string; trimmed?: string }> {
-  const full = await phash(image);
+/** Hashes of one picture: pHash and dHash of it and of its mirror image. */
+export interface ContentHashes {
+  phash: string;
+  phashMirror: string;
+  dhash: string;
+  dhashMirror: string;
+}
+
+async function contentHashes(image: Input, region?: Region): Promise<ContentHashes> {
+  const [p, d] = await Promise.all([grey32(image, region), grey9x8(image, region)]);
+  return { phash: phashOfGrey32(p), phashMirror: phashOfGrey32(mirrorGrey(p)), dhash: dhashOfGrey9x8(d), dhashMirror: dhashOfGrey9x8(mirrorGrey(d, 9, 8)) };
+}
+
+/**
+ * What a frame is matched with: `full` = its pHash (the bits sharp-phash gives), `trimmed` = the pHash of its content
+ * inside uniform borders when it has such borders; `variants` = pHash and dHash (and their mirror images) of the whole
+ * frame and of the trimmed content.
+ */
+export interface FrameHashes {
+  full: string;
+  trimmed?: string;
+  variants?: { full: ContentHashes; trimmed?: ContentHashes };
+}
+
+/**
+ * The frame's hashes. `variants: false` gives only the pHashes (what the bank stored before mirror / dHash matching),
+ * for the eval's before/after.
+ */
+export async function frameHashes(image: Input, trimBorders: boolean = POLICY.hash.trimBorders, variants = true): Promise<FrameHashes> {
   const box = trimBorders ? await contentBox(image) : undefined;
-  if (!box) return { full };
-  const px = await sharp(image).rotate().extract(box).greyscale().resize(N, N, { fit: "fill" }).raw().toBuffer();
-  return { full, trimmed: phashOfGrey32(px) };
+  if (!variants) {
+    const full = await phash(image);
+    return box ? { full, trimmed: phashOfGrey32(await grey32(image, box)) } : { full };
+  }
+  const [whole, inner] = await Promise.all([contentHashes(image), box ? contentHashes(image, box) : undefined]);
+  return { full: whole.phash, ...(inner ? { trimmed: inner.phash } : {}), variants: { full: whole, ...(inner ? { trimmed: inner } : {}) } };
+}
+
+/** Crops a banked image is also hashed at: 95 % and 90 % of each side, at the 9 anchor points (corners, edges, centre). */
+export const CROP_SCALES = [0.95, 0.9] as const;
+
+/**
+ * pHashes of crops of the whole image: a frame that shows a cropped part of a banked image (≤ 10 % of a side cut,
+ * anywhere) lies close to one of them.
+ */
+export async function cropHashes(image: Input): Promise<string[]> {
+  // decode once: the crops come from the raw pixels
+  const { data, info } = await sharp(image).rotate().greyscale().raw().toBuffer({ resolveWithObject: true });
+  const box = { left: 0, top: 0, width: info.width, height: info.height };
+  const regions: Region[] = [];
+  for (const s of CROP_SCALES) {
+    const w = Math.max(1, Math.round(box.width * s));
+    const h = Math.max(1, Math.round(box.height * s));
+    for (const ay of [0, 0.5, 1]) for (const ax of [0, 0.5, 1]) regions.push({ left: box.left + Math.round((box.width - w) * ax), top: box.top + Math.round((box.height - h) * ay), width: w, height: h });
+  }
+  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const;
+  return Promise.all(regions.map(async (r) => phashOfGrey32(await sharp(data, raw).extract(r).resize(N, N, { fit: "fill" }).extractChannel(0).raw().toBuffer())));
 }

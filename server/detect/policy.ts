@@ -92,10 +92,11 @@ export const POLICY = {
   },
   hash: {
     /**
-     * Hamming distance (of 64) for a bank hit. Measured here: resize + JPEG q30–50 0–3, caption bar 0–7, brightness
-     * +20 % 0–2, 2 % crop 5–13, 5 % crop 14–24, mirror 31–37; different images min 15, median 31.
+     * Hamming distance (of 64) of the closest pair of hashes for a bank hit (pHash, mirrored, vs crops, dHash: see
+     * hash-bank.ts#match). Measured (tests/eval/hash.ts): 20 entries × 15 edits all recalled at ≤ 8 (EVAL_SCALE=2,
+     * 40 × 15: 598 of 600); the nearest of 524 (1,044) unrelated images at 10, so 8 leaves a margin of 2.
      */
-    maxDistance: 10,
+    maxDistance: 8,
     riskLevel: "REJECT" as RiskLevel,
     label1: "prohibited",
     label2: "jinjitupian",

@@ -97,14 +97,19 @@ export interface DetectedPerson {
   person_ratio: number;
 }
 
+/** Which comparison matched a bank entry (server/detect/hash-bank.ts#match). */
+export type HashMatchMethod = "phash" | "phash-mirror" | "phash-crop" | "dhash" | "dhash-mirror";
+
 /** Why a frame matched the prohibited-image hash bank (not a vendor field). */
 export interface HashMatch {
   list: string;
   entry: string;
-  /** Hamming distance of the 64-bit pHashes */
+  /** Hamming distance of the two 64-bit hashes that matched */
   distance: number;
-  /** true when the match needed the frame's uniform borders cut off */
+  /** true when the match needed the frame's (or the banked image's) uniform borders cut off */
   trimmed?: boolean;
+  /** which hashes matched: pHash, pHash of the mirrored frame, pHash vs a 90–95 % crop of the entry, dHash, dHash mirrored */
+  method?: HashMatchMethod;
 }
 
 /** A face that matched a gallery entry (not a vendor field). */
