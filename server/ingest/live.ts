@@ -51,8 +51,11 @@ export interface LivePullOptions {
 export interface LivePreviewSink {
   /** Output arguments appended to the next run ([] = no preview this run). */
   outputArgs(): string[];
-  /** The run starts; `wallAt` maps its media time to wall-clock time (the clock the frames' capturedAt use). */
-  runStarted(wallAt: (mediaSec: number) => Date): void;
+  /**
+   * The run starts, with the pull's media clock (the one the frames' capturedAt use): `wallAt` maps media time
+   * to wall-clock time; `observe` reports media time `sec` as just received (a closed segment's end).
+   */
+  runStarted(clock: { wallAt(mediaSec: number): Date; observe(mediaSec: number): void }): void;
   /** Every stderr line; true = the preview cannot play as encoded: the pull restarts the run once. */
   stderrLine(line: string): boolean;
   /** The run's ffmpeg has exited. */
@@ -234,7 +237,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
       }
     };
 
-    preview?.runStarted((sec) => clock.wallAt(sec));
+    preview?.runStarted({ wallAt: (sec) => clock.wallAt(sec), observe: (sec) => clock.observe(sec) });
     // -dump: every packet read is printed (stream, dts, size): the input's real fps and bitrate for health
     const proc = startFfmpeg(["-dump", ...plan.args], {
       env,

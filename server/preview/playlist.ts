@@ -62,10 +62,15 @@ export class PreviewRing {
     return first && last ? { startMs: first.startMs, endMs: endMs(last) } : null;
   }
 
-  /** HLS media playlist; `uri` names each segment (a bare file name on disk, a signed link when served). */
-  render(uri: (s: PreviewSegment) => string = (s) => segmentFile(s.seq)): string {
+  /**
+   * HLS media playlist; `uri` names each segment (a bare file name on disk, a signed link when served).
+   * `blockingReload`: a live playlist tells players they may ask for the next segment and wait for it
+   * (`_HLS_msn`, LL-HLS blocking playlist reload), so a reload never lags a segment behind.
+   */
+  render(uri: (s: PreviewSegment) => string = (s) => segmentFile(s.seq), o: { blockingReload?: boolean } = {}): string {
     const target = Math.max(1, ...this.segments.map((s) => Math.ceil(s.durationSec)));
-    const lines = ["#EXTM3U", "#EXT-X-VERSION:3", `#EXT-X-TARGETDURATION:${target}`, `#EXT-X-MEDIA-SEQUENCE:${this.mediaSeq}`, `#EXT-X-DISCONTINUITY-SEQUENCE:${this.discontinuitySeq}`, "#EXT-X-INDEPENDENT-SEGMENTS"];
+    const lines = ["#EXTM3U", "#EXT-X-VERSION:6", `#EXT-X-TARGETDURATION:${target}`, `#EXT-X-MEDIA-SEQUENCE:${this.mediaSeq}`, `#EXT-X-DISCONTINUITY-SEQUENCE:${this.discontinuitySeq}`, "#EXT-X-INDEPENDENT-SEGMENTS"];
+    if (o.blockingReload && !this.ended) lines.push("#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES");
     // a tag stays with its segment even at the head, so DISCONTINUITY-SEQUENCE counts exactly the tags trimmed away
     for (const s of this.segments) {
       if (s.discontinuity) lines.push("#EXT-X-DISCONTINUITY");

@@ -40,7 +40,7 @@ export class PreviewRecorder implements LivePreviewSink {
   private mode: PreviewMode = REMUX;
   private runMode: PreviewMode = REMUX;
   private codecs = new InputCodecs();
-  private wallAt: ((mediaSec: number) => Date) | null = null;
+  private clock: { wallAt(mediaSec: number): Date; observe(mediaSec: number): void } | null = null;
   private newRun = false;
   /** this run's segments with their media start, re-dated as the pull's media clock settles */
   private runSegments: Array<{ seg: PreviewSegment; startSec: number }> = [];
@@ -95,8 +95,8 @@ export class PreviewRecorder implements LivePreviewSink {
     return previewOutputArgs({ dir: this.previewDir, startNumber: this.ring.nextSeq, listFile: this.listFile, segmentSec: this.settings.segmentSec, mode: this.runMode });
   }
 
-  runStarted(wallAt: (mediaSec: number) => Date): void {
-    this.wallAt = wallAt;
+  runStarted(clock: { wallAt(mediaSec: number): Date; observe(mediaSec: number): void }): void {
+    this.clock = clock;
     if (this.timer) clearInterval(this.timer);
     this.timer = setInterval(() => this.poll(), POLL_MS);
     this.timer.unref();
@@ -195,7 +195,10 @@ export class PreviewRecorder implements LivePreviewSink {
     // the next run starts at the same number and overwrites it
     if (this.discardRun) return false;
     const durationSec = Math.max(0.001, endSec - startSec);
-    const startMs = this.wallAt ? this.wallAt(startSec).getTime() : Date.now() - durationSec * 1000;
+    // the muxer closed it on reading the next keyframe (stream copy: no decoding in between), so its end is
+    // media that just arrived: a tighter reading for the media clock than a decoded, encoded frame
+    this.clock?.observe(endSec);
+    const startMs = this.clock ? this.clock.wallAt(startSec).getTime() : Date.now() - durationSec * 1000;
     const seg: PreviewSegment = { seq, durationSec, startMs, discontinuity: this.newRun && this.ring.segments.length > 0 };
     this.ring.push(seg);
     this.runSegments.push({ seg, startSec });
@@ -206,8 +209,8 @@ export class PreviewRecorder implements LivePreviewSink {
   private async afterSegments(): Promise<void> {
     // the media clock's offset settles after the join burst (live-clock.ts): the run's dates follow it, so the
     // playlist and the frames' imgTime stay on one clock
-    const wallAt = this.wallAt;
-    if (wallAt) for (const r of this.runSegments) r.seg.startMs = wallAt(r.startSec).getTime();
+    const clock = this.clock;
+    if (clock) for (const r of this.runSegments) r.seg.startMs = clock.wallAt(r.startSec).getTime();
     const keepFrom = Math.min(...this.plans.map((p) => p.fromMs));
     const dropped = this.ring.trim(this.settings.retentionMin * 60, keepFrom);
     if (dropped.length) {

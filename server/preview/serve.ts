@@ -16,6 +16,9 @@ export interface PreviewPlace {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** A blocking playlist reload (`_HLS_msn`) waits at most this long for its segment. */
+const BLOCK_MAX_MS = 6000;
+const BLOCK_POLL_MS = 100;
 const NO_STORE = { "cache-control": "no-store" };
 
 const text = (status: number, body: string) => new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8", ...NO_STORE } });
@@ -58,13 +61,27 @@ export async function servePreviewFile(place: PreviewPlace, requestId: string, n
   const links = await previewLinks(place.dataDir);
   if (!links.check(requestId, name, url.searchParams)) return forbidden();
   if (name === PLAYLIST) {
-    const ring = await readRing(place, requestId);
+    const msn = url.searchParams.get("_HLS_msn");
+    const ring = msn === null ? await readRing(place, requestId) : await ringWith(place, requestId, Number(msn));
+    if (ring === "too far") return text(400, "_HLS_msn is more than two segments ahead");
     if (!ring) return notFound();
     // every segment gets a fresh signed link, relative to this playlist
-    const body = ring.render((s) => links.link(requestId, segmentFile(s.seq)));
+    const body = ring.render((s) => links.link(requestId, segmentFile(s.seq)), { blockingReload: true });
     return new Response(body, { headers: { "content-type": "application/vnd.apple.mpegurl", ...NO_STORE } });
   }
   return fileResponse(path.join(previewDirOf(path.join(place.mediaRoot, requestId)), name), "video/mp2t", null);
+}
+
+/** Blocking playlist reload: the ring once it lists segment `msn` (or has ended, or BLOCK_MAX_MS passed). */
+async function ringWith(place: PreviewPlace, requestId: string, msn: number): Promise<PreviewRing | null | "too far"> {
+  const deadline = Date.now() + BLOCK_MAX_MS;
+  for (;;) {
+    const ring = await readRing(place, requestId);
+    if (!ring || !Number.isSafeInteger(msn) || ring.ended || ring.nextSeq > msn) return ring;
+    if (msn > ring.nextSeq + 2) return "too far";
+    if (Date.now() >= deadline) return ring;
+    await new Promise((r) => setTimeout(r, BLOCK_POLL_MS));
+  }
 }
 
 /** GET /api/preview/<requestId>/clips/<n>.mp4?exp&sig (byte ranges, so the browser can seek in it). */

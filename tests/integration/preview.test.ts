@@ -121,6 +121,13 @@ describe("live preview and evidence clips", () => {
       const uris = m3u8.split("\n").filter((l) => l && !l.startsWith("#"));
       assert.ok(uris.length >= 3);
       for (const uri of uris) assert.match(uri, /^s\d+\.ts\?exp=\d+&sig=[\w-]{32}$/, "segment links are relative and signed");
+      assert.match(m3u8, /#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES/);
+      // blocking playlist reload (hls.js asks for the next segment with _HLS_msn): answered once it is listed
+      const next = (await ringOf(svc, id))!.nextSeq;
+      const asked = Date.now();
+      const blocked = await (await get(`${body.playlistUrl}&_HLS_msn=${next}`)).text();
+      assert.ok(blocked.includes(`\ns${next}.ts?`), `the answer lists segment ${next} (after ${Date.now() - asked} ms)`);
+      assert.equal((await get(`${body.playlistUrl}&_HLS_msn=${next + 5}`)).status, 400, "too far ahead");
       const segUrl = new URL(uris[0], new URL(body.playlistUrl, "http://x")).toString();
       const seg = await get(segUrl);
       assert.equal(seg.status, 200);

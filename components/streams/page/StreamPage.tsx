@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo } from "react";
+import { useMemo, useRef } from "react";
 import { useSearchParams } from "next/navigation";
 import type { StreamDetail } from "@/lib/dashboard-api";
 import { ApiRequestError } from "@/components/api/http";
@@ -16,6 +16,7 @@ import StreamHeader from "./StreamHeader";
 import ReviewPanel from "@/components/shared/ReviewPanel";
 import { laneWorst, resultFact } from "@/lib/stream-state";
 import { DetectionBehind } from "../bits";
+import PreviewPlayer, { type PreviewHandle } from "@/components/preview/PreviewPlayer";
 
 function Timeline({ detail }: { detail: StreamDetail }) {
   const { stream, events } = detail;
@@ -42,10 +43,16 @@ function Timeline({ detail }: { detail: StreamDetail }) {
   );
 }
 
+function seekToCard(target: EventTarget, player: PreviewHandle | null) {
+  const id = target instanceof Element ? target.closest("[data-testid=frame-event]")?.getAttribute("data-event-id") : null;
+  if (id && player) player.seekToEvent(Number(id));
+}
+
 /** /streams/{requestId}: the stream's header and its live timeline (history + socket, merged by event id). */
 export default function StreamPage({ requestId }: { requestId: string }) {
   const pollMs = useStreamLive(requestId);
   const query = useStreamQuery(requestId, pollMs);
+  const preview = useRef<PreviewHandle | null>(null);
 
   if (query.isPending) return <p className="text-xs text-zinc-500">Loading stream…</p>;
   // A failed refetch keeps the data: the timeline stays, with a note.
@@ -61,7 +68,11 @@ export default function StreamPage({ requestId }: { requestId: string }) {
     <div className="space-y-4">
       <StreamHeader stream={query.data.stream} live={pollMs === false} />
       {query.isError && <ErrorNote prefix="Refresh failed, showing what was loaded:" error={query.error} />}
-      <Timeline detail={query.data} />
+      {query.data.stream.kind === "video" && <PreviewPlayer requestId={requestId} running={query.data.stream.status === "running"} events={query.data.events} handle={preview} />}
+      {/* a frame card also seeks the preview to its capture time (its lightbox opens as before) */}
+      <div onClickCapture={(e) => seekToCard(e.target, preview.current)}>
+        <Timeline detail={query.data} />
+      </div>
       <ReviewPanel targetKind="stream" targetId={requestId} />
     </div>
   );

@@ -1,0 +1,101 @@
+// Issue #12 items 1–2: a running RTMP stream's timeline page plays its live preview (hls.js, signed links) near
+// the live edge, marks the hits on a seek bar over the retained preview, and seeks to a mark or a frame card.
+import fs from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { startRtmpSource } from "../support/live-sources";
+import { SUPERVISOR_STATE } from "./credentials";
+
+const QR_TEXT = "https://spam.example/preview-e2e";
+let source: Awaited<ReturnType<typeof startRtmpSource>> | undefined;
+let requestId = "";
+const csrf = () => decodeURIComponent((JSON.parse(fs.readFileSync(SUPERVISOR_STATE, "utf8")) as { cookies: Array<{ name: string; value: string }> }).cookies.find((c) => c.name === "mp_csrf")?.value ?? "");
+
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  // a QR code (a REVIEW hit) from 2 to 4 s of every 6 s loop
+  source = await startRtmpSource({ name: "e2e-preview", audio: "tone", qr: { text: QR_TEXT, fromSec: 2, toSec: 4 } });
+});
+
+test.afterAll(async ({ request }) => {
+  if (requestId) await request.post(`/api/streams/${requestId}/close`, { headers: { "x-csrf-token": csrf() } });
+  await source?.close();
+});
+
+const playingAt = async (page: Page) => Number((await page.getByTestId("preview-player").getAttribute("data-playing-at")) || NaN);
+
+/** After a seek to `at` at `since`, the video plays from there: what it plays lies between `at` and `at` + the time since (a busy machine is slow to click). */
+async function seekedTo(page: Page, at: number, since: number): Promise<boolean> {
+  const p = await playingAt(page);
+  return p >= at - 1000 && p <= at + (Date.now() - since) + 1500;
+}
+
+test("the timeline page plays the preview near the live edge and seeks to a hit mark and to a frame card", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to (load|create|connect)/i.test(m.text())) violations.push(m.text());
+  });
+  const res = await request.post("/api/streams", {
+    headers: { "x-csrf-token": csrf() },
+    data: { kind: "video", url: source!.rtmpUrl, title: `e2e preview ${Date.now()}`, detectFrequency: 1, imgTypes: ["QRCODE"], audioTypes: ["NONE"], returnAllImg: true, returnAllText: false, returnFinishInfo: true },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  requestId = ((await res.json()) as { requestId: string }).requestId;
+
+  await page.goto(`/streams/${requestId}`);
+  const video = page.getByTestId("preview-video");
+  await expect(video).toBeVisible({ timeout: 30_000 });
+  const currentTime = () => video.evaluate((v: HTMLVideoElement) => v.currentTime);
+  await expect.poll(currentTime, { timeout: 30_000 }).toBeGreaterThan(0.5);
+  const t0 = await currentTime();
+  await expect.poll(currentTime, { timeout: 15_000, message: "the video keeps playing" }).toBeGreaterThan(t0 + 2);
+
+  // how far behind the source it plays: wall clock minus the playing frame's program date-time (the pull's
+  // media clock, as imgTime), sampled in the page once playback settled at the live edge
+  const latency = async () => Number((await page.getByTestId("preview-player").getAttribute("data-latency-ms")) || NaN);
+  await expect.poll(latency, { timeout: 40_000, message: "reaches the live edge" }).toBeLessThan(4500);
+  const samples = await page.getByTestId("preview-player").evaluate(
+    (el) =>
+      new Promise<number[]>((resolve) => {
+        const out: number[] = [];
+        const timer = setInterval(() => {
+          const v = Number(el.getAttribute("data-latency-ms") || NaN);
+          if (Number.isFinite(v)) out.push(v);
+          if (out.length >= 10) {
+            clearInterval(timer);
+            resolve(out);
+          }
+        }, 500);
+      }),
+  );
+  const sorted = [...samples].sort((a, b) => a - b);
+  console.log(`preview latency (ms): ${samples.join(", ")}; median ${sorted[Math.floor(sorted.length / 2)]}`);
+  expect(sorted[Math.floor(sorted.length / 2)], "median latency ≤ 4 s (2 s segments: the source's GOP)").toBeLessThanOrEqual(4000);
+
+  // a hit on the seek bar: clicking it plays that moment
+  const mark = page.getByTestId("preview-mark").first();
+  await expect(mark).toBeVisible({ timeout: 40_000 });
+  const at = Number(await mark.getAttribute("data-at"));
+  const clickedMark = Date.now();
+  await mark.click();
+  await expect.poll(() => seekedTo(page, at, clickedMark), { timeout: 10_000, message: "plays from the mark" }).toBe(true);
+  await expect(page.getByTestId("preview-note")).toHaveCount(0);
+  // it stays in the history (plays on from there at normal speed), it is not pulled back to live
+  await expect.poll(currentTime, { timeout: 10_000 }).toBeGreaterThan((await currentTime()) + 2);
+  expect(await seekedTo(page, at, clickedMark)).toBe(true);
+
+  // back to live, then a hit's frame card seeks the video to that frame too
+  await page.getByRole("button", { name: "Go live" }).click();
+  await expect.poll(async () => Date.now() - (await playingAt(page)), { timeout: 10_000 }).toBeLessThan(6000);
+  const hitId = await mark.getAttribute("data-event-id");
+  const card = page.locator(`[data-testid="frame-event"][data-event-id="${hitId}"]`);
+  const clickedCard = Date.now();
+  await card.click();
+  await page.keyboard.press("Escape");
+  await expect.poll(() => seekedTo(page, at, clickedCard), { timeout: 10_000, message: "plays from the card's frame" }).toBe(true);
+
+  // the playlist and segments come only under signed links
+  const playlist = await page.request.get(`/api/preview/${requestId}/index.m3u8`);
+  expect(playlist.status()).toBe(403);
+  expect(violations).toEqual([]);
+});
