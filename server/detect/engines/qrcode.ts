@@ -4,7 +4,7 @@
 //  1. zxing on the JPEG itself (tryHarder, tryRotate, tryInvert, returnErrors): every code it decodes is kept, and
 //     every symbol it found but could not decode (a checksum error: too small, blurred, tilted) is a candidate;
 //  2. each candidate region cut out, upscaled ×3 and sharpened with sharp, decoded again (only when there are candidates);
-//  3. when nothing at all was decoded: the frame binarised in JS with a small local-mean window (two sizes) and decoded
+//  3. when nothing at all was decoded: the frame binarised in JS with a small local-mean window (three sizes) and decoded
 //     with zxing's fixed threshold. zxing's own binariser averages over ~40 px: a code whose quiet zone is darker than
 //     what surrounds it (a low-contrast code on a bright page) turns into one dark block for it.
 // A second decoder (jsQR 1.4) was measured and left out: lower recall on every condition, slower, and it returned
@@ -46,8 +46,8 @@ const BASE: ReaderOptions = {
 /** at most this many undecoded candidates get a crop pass */
 const MAX_CANDIDATES = 4;
 const CROP_SCALE = 3;
-/** local-mean box radii (px) of the binarised fallback: for 2–3 px modules, for 4–6 px modules */
-const LOCAL_RADII = [3, 8] as const;
+/** local-mean box radii (px) of the binarised fallback: about 1.5 × the module size, for 2, 3 and 4 px modules */
+const LOCAL_RADII = [3, 4, 6] as const;
 
 let ready: Promise<unknown> | undefined;
 /** Instantiates the zxing wasm once per thread (from node_modules: no network). */
