@@ -76,42 +76,48 @@ function pgm(data: Uint8Array, width: number, height: number): Uint8Array {
   return out;
 }
 
-/**
- * 0 where a pixel is darker than the mean of its (2r+1)² box by more than `bias` grey levels, else 255. Separable
- * running sums (edges clamped), about 3 ms for a 1280×720 frame.
- */
-export function localMeanThreshold(grey: Uint8Array, width: number, height: number, r: number, bias = 2): Uint8Array {
-  const n = 2 * r + 1;
-  const rows = new Uint16Array(width * height);
-  // one row with r edge pixels repeated on each side, so the sliding sum needs no bounds checks
-  const pad = new Uint8Array(width + 2 * r + 1);
+/** Summed-area table of a greyscale image: (width + 1) × (height + 1), row-major. */
+export function integralImage(grey: Uint8Array, width: number, height: number): Uint32Array {
+  const W1 = width + 1;
+  const I = new Uint32Array(W1 * (height + 1));
   for (let y = 0; y < height; y++) {
-    const o = y * width;
-    pad.set(grey.subarray(o, o + width), r);
-    pad.fill(grey[o], 0, r);
-    pad.fill(grey[o + width - 1], r + width);
-    let sum = 0;
-    for (let k = 0; k < n; k++) sum += pad[k];
+    let row = 0;
+    const o = (y + 1) * W1 + 1;
+    const g = y * width;
     for (let x = 0; x < width; x++) {
-      rows[o + x] = sum;
-      sum += pad[x + n] - pad[x];
+      row += grey[g + x];
+      I[o + x] = I[o - W1 + x] + row;
     }
   }
-  // vertical sums slid down row by row (row-major: cache-friendly)
-  const out = new Uint8Array(width * height);
-  const area = n * n;
-  const col = new Uint32Array(width);
-  for (let k = -r; k <= r; k++) {
-    const o = Math.min(height - 1, Math.max(0, k)) * width;
-    for (let x = 0; x < width; x++) col[x] += rows[o + x];
+  return I;
+}
+
+/**
+ * 0 where a pixel is darker than the mean of its (2r+1)² box (clipped at the edges) by more than `bias` grey levels,
+ * else 255. `integral` (integralImage of the same pixels) is shared between radii.
+ */
+export function localMeanThreshold(grey: Uint8Array, width: number, height: number, r: number, bias = 2, integral = integralImage(grey, width, height)): Uint8Array {
+  const W1 = width + 1;
+  const I = integral;
+  const x0 = new Int32Array(width);
+  const x1 = new Int32Array(width);
+  for (let x = 0; x < width; x++) {
+    x0[x] = Math.max(0, x - r);
+    x1[x] = Math.min(width, x + r + 1);
   }
+  const out = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) {
+    const top = Math.max(0, y - r);
+    const bottom = Math.min(height, y + r + 1);
+    const a = top * W1;
+    const b = bottom * W1;
+    const rows = bottom - top;
     const o = y * width;
-    const add = Math.min(height - 1, y + r + 1) * width;
-    const sub = Math.max(0, y - r) * width;
     for (let x = 0; x < width; x++) {
-      out[o + x] = (grey[o + x] + bias) * area < col[x] ? 0 : 255;
-      col[x] += rows[add + x] - rows[sub + x];
+      const l = x0[x];
+      const rr = x1[x];
+      const sum = I[b + rr] - I[a + rr] - I[b + l] + I[a + l];
+      out[o + x] = (grey[o + x] + bias) * (rr - l) * rows < sum ? 0 : 255;
     }
   }
   return out;
@@ -171,12 +177,14 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
   // 3. nothing decoded: small-window binarisations of the whole frame
   // the green channel stands in for luminance (its largest term): a third of the CPU of libvips' greyscale conversion
   const { data: grey, info } = await sharp(image).extractChannel((meta.channels ?? 3) >= 3 ? 1 : 0).raw().toBuffer({ resolveWithObject: true });
+  const integral = integralImage(grey, info.width, info.height);
   for (const r of LOCAL_RADII) {
     const pass = `zxing-local-threshold-r${r}`;
     passes.push(pass);
-    const bin = localMeanThreshold(grey, info.width, info.height, r);
-    // already binary: zxing's fixed threshold, no rotation (nothing for QR) nor downscaling
-    for (const res of await readBarcodes(pgm(bin, info.width, info.height), { ...BASE, binarizer: "FixedThreshold", tryRotate: false, tryDownscale: false })) add(res, pass);
+    const bin = localMeanThreshold(grey, info.width, info.height, r, 2, integral);
+    // already binary: zxing's fixed threshold, no rotation (nothing for QR), downscaling or inversion (inverted
+    // codes are read by the first pass; this one is for dark-on-light codes its binariser lost)
+    for (const res of await readBarcodes(pgm(bin, info.width, info.height), { ...BASE, binarizer: "FixedThreshold", tryRotate: false, tryDownscale: false, tryInvert: false })) add(res, pass);
     if (codes.length > 0) break;
   }
   return { codes, passes };
