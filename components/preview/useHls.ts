@@ -32,7 +32,7 @@ export function useHls(video: RefObject<HTMLVideoElement | null>, playlistUrl: s
         return;
       }
       hls = new HlsClass({
-        liveSyncDurationCount: 1,
+        liveSyncDurationCount: 1, // until the first playlist: then one segment + 0.5 s (LEVEL_UPDATED)
         // no liveMaxLatencyDuration: it would pull a viewer who scrubbed back in the history to the live edge
         maxLiveSyncPlaybackRate: 1.5,
         backBufferLength: 120,
@@ -47,7 +47,12 @@ export function useHls(video: RefObject<HTMLVideoElement | null>, playlistUrl: s
       });
       hlsRef.current = hls;
       const { Events, ErrorTypes } = HlsClass;
-      hls.on(Events.LEVEL_UPDATED, (_e, data) => setFrags(data.details.fragments.map((f) => ({ start: f.start, duration: f.duration, programDateTime: f.programDateTime }))));
+      hls.on(Events.LEVEL_UPDATED, (_e, data) => {
+        const fragments = data.details.fragments;
+        setFrags(fragments.map((f) => ({ start: f.start, duration: f.duration, programDateTime: f.programDateTime })));
+        // aim one real segment (+ time to fetch it) behind the edge: TARGETDURATION rounds 2.1 s segments up to 3 s
+        if (hls && data.details.live) hls.config.liveSyncDuration = Math.max(...fragments.slice(-4).map((f) => f.duration), 1) + 0.5;
+      });
       let snapped = false;
       hls.on(Events.FRAG_BUFFERED, () => {
         setState("playing");

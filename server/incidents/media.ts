@@ -4,7 +4,7 @@ import path from "node:path";
 /** Reads a captured frame or clip by the media link a result carried; null when it is gone or not this task's. */
 export type MediaReader = (mediaUrl: string, requestId: string) => Promise<{ bytes: Buffer; ext: string } | null>;
 
-const EXT = /\.(jpg|jpeg|wav|mp3)$/i;
+const EXT = /\.(jpg|jpeg|wav|mp3|mp4)$/i;
 
 /**
  * The embedded engine's media store: `/media/<requestId>/<file>?exp&sig` (absolute or same-origin) → the file

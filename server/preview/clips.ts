@@ -27,20 +27,25 @@ export interface ClipMeta {
   partial: boolean;
 }
 
-/** Clips of consecutive hits merge up to this length; the next hit then starts a clip of its own. */
+/** A bound on any clip's length, whatever the settings. */
 export const MAX_CLIP_SEC = 120;
 
 export const clipFile = (n: number) => `${n}.mp4`;
 export const CLIP_FILE = /^(\d{1,9})\.mp4$/;
 
 /**
- * Adds a REJECT frame at `atMs` to the plan whose span it falls in (widening it by before/after, up to
- * MAX_CLIP_SEC), or starts a new plan. Returns the plan it went to.
+ * Adds a REJECT frame at `atMs` to a plan still waiting whose first frame is at most `afterSec` earlier (the
+ * clip then runs on to this frame's `afterSec`), or starts a new plan. So every REJECT frame has one clip that
+ * holds its whole span, a run of hits gives a clip at least every `afterSec` (none waits for the run to end),
+ * and no clip is longer than before + 2 × after. Returns the plan it went to.
  */
 export function planClip(plans: ClipPlan[], frame: { index: number; atMs: number }, beforeSec: number, afterSec: number): ClipPlan {
   const from = frame.atMs - beforeSec * 1000;
   const to = frame.atMs + afterSec * 1000;
-  const joined = plans.find((p) => frame.atMs >= p.fromMs && frame.atMs <= p.toMs && Math.max(p.toMs, to) - Math.min(p.fromMs, from) <= MAX_CLIP_SEC * 1000);
+  const joined = plans.find((p) => {
+    const first = Math.min(...p.frames.map((f) => f.atMs));
+    return frame.atMs >= first && frame.atMs <= first + afterSec * 1000 && Math.max(p.toMs, to) - Math.min(p.fromMs, from) <= MAX_CLIP_SEC * 1000;
+  });
   if (joined) {
     joined.frames.push(frame);
     joined.fromMs = Math.min(joined.fromMs, from);

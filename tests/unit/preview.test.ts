@@ -43,7 +43,7 @@ test("trimming keeps the newest PREVIEW_RETENTION_MIN of media, counts trimmed d
   assert.deepEqual(ring.window(), { startMs: T0 + 12_000, endMs: T0 + 20_000 });
 });
 
-test("REJECT frames close together share one clip (up to MAX_CLIP_SEC); a later one starts its own", () => {
+test("REJECT frames within CLIP_AFTER_SEC of a clip's first frame share it; a run of hits gives a clip every CLIP_AFTER_SEC", () => {
   const plans: ClipPlan[] = [];
   const a = planClip(plans, { index: 5, atMs: T0 }, 10, 10);
   const b = planClip(plans, { index: 6, atMs: T0 + 3000 }, 10, 10);
@@ -52,11 +52,12 @@ test("REJECT frames close together share one clip (up to MAX_CLIP_SEC); a later 
   const c = planClip(plans, { index: 20, atMs: T0 + 30_000 }, 10, 10);
   assert.notEqual(c, a);
   assert.equal(plans.length, 2);
-  // a run of hits stops growing one clip at MAX_CLIP_SEC
+  // a hit every second for 200 s: a clip every 11 s, each holding before + its frames' span + after
   const long: ClipPlan[] = [];
   for (let i = 0; i < 200; i++) planClip(long, { index: i + 1, atMs: T0 + i * 1000 }, 10, 10);
-  for (const p of long) assert.ok(p.toMs - p.fromMs <= MAX_CLIP_SEC * 1000);
-  assert.ok(long.length >= 2);
+  assert.equal(long.length, Math.ceil(200 / 11));
+  for (const p of long) assert.ok(p.toMs - p.fromMs <= 30_000 && p.toMs - p.fromMs <= MAX_CLIP_SEC * 1000);
+  assert.deepEqual(long.slice(0, 3).map((p) => p.n), [1, 12, 23]);
 });
 
 test("a clip is cut from the segments whose middle lies in its span, plus the frame's own", () => {
