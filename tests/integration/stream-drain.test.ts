@@ -43,7 +43,9 @@ const pool = (svc: Service) => svc.engine!.ctx.detect as WorkerDetectPool;
 const health = (svc: Service, id: string) => svc.engine!.streams.health(id) as StreamHealth;
 
 /** Every frame the task captured was called back exactly once, checked or not, and the counters agree. */
-function assertAccounted(svc: Service, id: string, received: Received[]) {
+async function assertAccounted(svc: Service, id: string, received: Received[]) {
+  // the stream-end can reach the receiver a moment before the task records its own end
+  await waitFor(async () => health(svc, id).phase === "ended", 15_000);
   const h = health(svc, id);
   assert.equal(h.phase, "ended");
   const got = frames(received, id);
@@ -88,7 +90,7 @@ describe("a stream's end keeps the evidence", () => {
       assert.equal(frames(rx.received, id).filter(hasQr).length, 0, "no QR frame had been called back before Close");
 
       await rx.until((r) => Boolean(endOf(r, id)), 40_000);
-      const h = assertAccounted(svc, id, rx.received);
+      const h = await assertAccounted(svc, id, rx.received);
       assert.equal(h.frames.captured, atClose.frames.captured, "nothing captured after Close (the pull stopped at once)");
       const qr = frames(rx.received, id).filter(hasQr);
       assert.ok(qr.length >= 1, "the QR frame is in the callbacks");
@@ -118,7 +120,7 @@ describe("a stream's end keeps the evidence", () => {
       assert.equal(ack.code, 1100, JSON.stringify(ack));
       const id = ack.requestId as string;
       await rx.until((r) => Boolean(endOf(r, id)), 40_000);
-      const h = assertAccounted(svc, id, rx.received);
+      const h = await assertAccounted(svc, id, rx.received);
       assert.ok(h.frames.captured >= 5, JSON.stringify(h.frames));
       const last = frames(rx.received, id).sort((a, b) => frameIndex(a) - frameIndex(b)).at(-1)!;
       assert.ok(hasQr(last) && !notChecked(last), "the last frame (QR) was checked");
@@ -152,7 +154,7 @@ describe("the drain is bounded (STREAM_DRAIN_TIMEOUT_SEC)", () => {
       await rx.until((r) => Boolean(endOf(r, id)), 20_000);
       const end = endOf(rx.received, id)!;
       assert.ok(end.at - closeAt < 4000, `the stream-end came after the 1 s bound, not after the slow detections (${end.at - closeAt} ms)`);
-      const h = assertAccounted(svc, id, rx.received);
+      const h = await assertAccounted(svc, id, rx.received);
       assert.ok(h.frames.notChecked >= 2, JSON.stringify(h.frames));
     } finally {
       pool(svc).setMinJobMsForTest(0);
@@ -194,7 +196,7 @@ describe("overload: streams are served fairly and no frame waits unboundedly", (
       const slices = 4;
       const checkedPerStream: number[] = [];
       for (const id of ids) {
-        const h = assertAccounted(svc, id, rx.received);
+        const h = await assertAccounted(svc, id, rx.received);
         assert.ok(h.frames.notChecked >= 1, `overloaded: some frames not checked (${JSON.stringify(h.frames)})`);
         const inWindow = frames(rx.received, id).filter((x) => x.at >= from && x.at <= to);
         // callbacks keep arriving throughout, checked ones included, not just at the start
