@@ -15,7 +15,7 @@ import { previewLinks } from "../../server/preview/links";
 import { endMs, PreviewRing } from "../../server/preview/playlist";
 import { RetentionJob } from "../../server/store/retention";
 import { IDENTITY_HEADERS } from "../../lib/roles";
-import { startTestService, TEST_KEY } from "../support/app";
+import { qrStreamRequest, startTestService, TEST_KEY } from "../support/app";
 import { startRtmpSource } from "../support/live-sources";
 import { startReceiver, waitFor } from "../support/net";
 
@@ -31,15 +31,7 @@ const PASSWORD = "supervisor-pass-1";
 const handler = async (route: string) => ((await import(path.resolve("app/api/preview", route, "route.ts"))) as { GET: Handler }).GET;
 const params = (p: Record<string, string>) => ({ params: Promise.resolve(p) });
 
-const streamRequest = (url: string, cb: string) => ({
-  accessKey: TEST_KEY,
-  appId: "default",
-  eventId: "VIDEOSTREAM",
-  imgType: "QRCODE",
-  audioType: "NONE",
-  imgCallback: cb,
-  data: { streamType: "NORMAL", url, tokenId: "u1", detectFrequency: 1, returnFinishInfo: 1 },
-});
+const streamRequest = (url: string, cb: string) => qrStreamRequest(url, cb);
 
 async function ringOf(svc: Service, id: string): Promise<PreviewRing | null> {
   const text = await fs.readFile(path.join(svc.dataDir, "media", id, "preview", "index.m3u8"), "utf8").catch(() => null);

@@ -8,7 +8,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { WorkerDetectPool } from "../../server/detect/pool";
 import type { StreamHealth } from "../../server/task/stream-task";
-import { startTestService, TEST_KEY } from "../support/app";
+import { qrStreamRequest, startTestService, TEST_KEY } from "../support/app";
 import { startRtmpSource } from "../support/live-sources";
 import { makeVideo, mediaDir, startStaticServer } from "../support/media";
 import { startReceiver, waitFor, type Received } from "../support/net";
@@ -17,15 +17,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 type Service = Awaited<ReturnType<typeof startTestService>>;
 
 const QR = "https://spam.example/last-seconds";
-const frameRequest = (url: string, cb: string, data: Json = {}) => ({
-  accessKey: TEST_KEY,
-  appId: "default",
-  eventId: "VIDEOSTREAM",
-  imgType: "QRCODE",
-  audioType: "NONE",
-  imgCallback: cb,
-  data: { streamType: "NORMAL", url, tokenId: "u1", detectFrequency: 1, returnAllImg: 1, returnFinishInfo: 1, ...data },
-});
+const frameRequest = (url: string, cb: string, data: Json = {}) => qrStreamRequest(url, cb, { returnAllImg: 1, ...data });
 
 const frames = (r: Received[], id?: string) => r.filter((x) => x.body.statCode === 0 && x.body.contentType === 1 && (!id || String(x.body.requestId).startsWith(`${id}_v`)));
 const endOf = (r: Received[], id: string) => r.find((x) => x.body.statCode === 1 && x.body.requestId === id);

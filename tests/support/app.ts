@@ -77,3 +77,14 @@ export async function moderateFile(svc: { post: (p: string, body: unknown) => Pr
   if (ack.code !== 1100) throw new Error(`submit ${o.btId}: ${JSON.stringify(ack)}`);
   return queryUntilDone(svc, o.btId);
 }
+
+/** A /videostream/v4 body moderating QR codes on frames every second with a stream-end (tests add `data` fields). */
+export const qrStreamRequest = (url: string, cb: string, data: Record<string, unknown> = {}) => ({
+  accessKey: TEST_KEY,
+  appId: "default",
+  eventId: "VIDEOSTREAM",
+  imgType: "QRCODE",
+  audioType: "NONE",
+  imgCallback: cb,
+  data: { streamType: "NORMAL", url, tokenId: "u1", detectFrequency: 1, returnFinishInfo: 1, ...data },
+});
