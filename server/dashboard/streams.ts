@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, desc, eq, gt } from "drizzle-orm";
+import { and, desc, eq, gt, lt } from "drizzle-orm";
 import type { ModerationClient } from "../../lib/client";
 import type { RiskLevel, StreamDetail, StreamEvent, StreamStartInput, StreamSummary } from "../../lib/dashboard-api";
 import type { HeaderSource } from "../callback/signature";
@@ -80,13 +80,21 @@ export function createStreamsDashboard(d: StreamsDeps) {
       return { ok: true, requestId: row.requestId };
     },
 
-    /** The stream and its newest events (oldest first); `after` returns only events with a higher id (gap fill). */
-    async detail(requestId: string, after?: number, limit = 500): Promise<StreamDetail | null> {
+    /**
+     * The stream and a page of its events (oldest first): the newest `limit`, or with `before` the `limit` events
+     * just older than that id (the timeline loads a long stream's history page by page), or with `after` only
+     * events with a higher id (gap fill). `hasOlder`: events older than this page exist.
+     */
+    async detail(requestId: string, opts: { after?: number; before?: number; limit?: number } = {}): Promise<(StreamDetail & { hasOlder: boolean }) | null> {
       const row = await load(requestId);
       if (!row) return null;
-      const where = after !== undefined ? and(eq(receivedCallbacks.requestId, requestId), gt(receivedCallbacks.id, after)) : eq(receivedCallbacks.requestId, requestId);
+      const limit = opts.limit ?? 500;
+      const mine = eq(receivedCallbacks.requestId, requestId);
+      const where = opts.after !== undefined ? and(mine, gt(receivedCallbacks.id, opts.after)) : opts.before !== undefined ? and(mine, lt(receivedCallbacks.id, opts.before)) : mine;
       const events = (await d.db.select().from(receivedCallbacks).where(where).orderBy(desc(receivedCallbacks.id)).limit(limit)).reverse();
-      return { stream: (await summariesOf(d.db, [row]))[0], events: events.map((e) => ({ id: e.id, requestId, kind: e.kind as StreamEvent["kind"], receivedAt: e.receivedAt.toISOString(), body: e.body })) };
+      const oldest = events[0]?.id;
+      const hasOlder = opts.after === undefined && oldest !== undefined && (await d.db.select({ id: receivedCallbacks.id }).from(receivedCallbacks).where(and(mine, lt(receivedCallbacks.id, oldest))).limit(1)).length > 0;
+      return { stream: (await summariesOf(d.db, [row]))[0], hasOlder, events: events.map((e) => ({ id: e.id, requestId, kind: e.kind as StreamEvent["kind"], receivedAt: e.receivedAt.toISOString(), body: e.body })) };
     },
 
     async close(requestId: string): Promise<{ ok: true } | { ok: false; error: string; code?: number }> {

@@ -1,5 +1,5 @@
 // Playwright webServer entry: the production custom server on a fresh data dir (run `npm run build` first).
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SUPERVISOR } from "./credentials";
@@ -30,5 +30,12 @@ Object.assign(process.env, {
   RTMP_PORT: process.env.E2E_RTMP_PORT ?? "19350",
   RTMP_HTTP_PORT: process.env.E2E_RTMP_HTTP_PORT ?? "18000",
 });
+
+// a spec's own server may start with a long stream's history already in its store (tests/support/seed-stream.ts)
+if (process.env.E2E_SEED_STREAM && process.env.E2E_SEED_OUT) {
+  const { seedLongStream } = await import("../support/seed-stream");
+  const seeded = await seedLongStream(dataDir, JSON.parse(process.env.E2E_SEED_STREAM));
+  writeFileSync(process.env.E2E_SEED_OUT, JSON.stringify(seeded));
+}
 
 await import("../../server/main");

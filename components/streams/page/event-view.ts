@@ -26,6 +26,11 @@ export function clockOf(stamp: string | undefined): string | undefined {
   return m ? m[0] : stamp;
 }
 
+function secondsOfDay(clock: string | undefined): number | undefined {
+  const m = clock === undefined ? null : /^(\d{2}):(\d{2}):(\d{2})$/.exec(clock);
+  return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) : undefined;
+}
+
 export function localClock(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString(undefined, { hour12: false });
@@ -102,10 +107,14 @@ export interface AudioView {
   riskDetail: AudioRiskDetail | undefined;
   audioUrl: string | undefined;
   at: string;
+  /** s since the stream started at which the segment began (its receipt minus its length) */
+  t: number;
+  /** the receive time as a clock, for the offset + clock display */
+  clock: string;
 }
 
 /** §3.3 video-stream audio segment (contentType 2) or §3.4 audio-stream segment. */
-export function audioView(e: StreamEvent): AudioView | FailedView {
+export function audioView(e: StreamEvent, startedAt: string): AudioView | FailedView {
   const d = obj(e.body.audioDetail);
   if (d === undefined) return failed(e);
   const aux = obj(d.auxInfo) ?? {};
@@ -113,20 +122,27 @@ export function audioView(e: StreamEvent): AudioView | FailedView {
   const transcript = riskDetail?.audioText || str(d.audioText) || str(d.content) || "";
   const content = str(d.content);
   const vad = d.vadCode === 0 || d.vadCode === 1 ? d.vadCode : undefined;
+  const start = clockOf(str(aux.audioStartTime) ?? str(aux.audio_starttime));
+  const end = clockOf(str(aux.audioEndTime) ?? str(aux.audio_endtime));
+  const [a, b] = [secondsOfDay(start), secondsOfDay(end)];
+  const length = a !== undefined && b !== undefined ? (b - a + 86_400) % 86_400 : 10;
+  const since = (Date.parse(e.receivedAt) - Date.parse(startedAt)) / 1000;
   return {
     kind: "audio",
     id: e.id,
     level: asRiskLevel(d.riskLevel),
     core: riskCore(d),
     seq: /_a?(\d+)$/.exec(str(e.body.requestId) ?? "")?.[1],
-    start: clockOf(str(aux.audioStartTime) ?? str(aux.audio_starttime)),
-    end: clockOf(str(aux.audioEndTime) ?? str(aux.audio_endtime)),
+    start,
+    end,
     vad,
     transcript,
     context: content && content !== transcript ? content : undefined,
     riskDetail,
     audioUrl: str(d.audioUrl),
     at: localClock(e.receivedAt),
+    t: Number.isFinite(since) ? Math.max(0, since - length) : 0,
+    clock: start ?? localClock(e.receivedAt),
   };
 }
 
@@ -164,7 +180,7 @@ export function lanes(events: readonly StreamEvent[], startedAt: string) {
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i];
     if (e.kind === "frame") frames.push(frameView(e, startedAt));
-    else if (e.kind === "audio") audio.push(audioView(e));
+    else if (e.kind === "audio") audio.push(audioView(e, startedAt));
     else ends.push(endView(e));
   }
   return { frames, audio, ends };
