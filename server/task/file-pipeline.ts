@@ -5,6 +5,7 @@ import sharp from "sharp";
 import { Code, codeMessage } from "../../lib/contract/codes";
 import { parseTypeList, IMG_TYPES, IMG_BUSINESS_TYPES, AUDIO_TYPES, AUDIO_BUSINESS_TYPES } from "../../lib/contract/taxonomy";
 import type { FrameVerdict } from "../detect";
+import { Limiter } from "../detect/audio/queue";
 import { downloadToFile, DownloadError } from "../ingest/download";
 import { FfmpegError } from "../ingest/ffmpeg";
 import { probeMedia, type MediaInfo } from "../ingest/probe";
@@ -17,9 +18,17 @@ import { tasks, type TaskProgress, type TaskRow } from "../store/schema";
 import type { EngineContext } from "./context";
 import type { VideoFileRequest } from "./video-file";
 import { buildAudioItem, buildFileResult, buildFrameItem, worst } from "./file-result";
+import { cutFileClips } from "../preview/file-clips";
+import { clipsDirOf } from "../preview/recorder";
 
 /** Raised for content the service cannot moderate: ends the task with code 1905. */
 class Unrecognised extends Error {}
+
+/** Marks a promise as handled now (it is awaited later, with the others): a rejection before then is no unhandledRejection. */
+function handled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
 
 const rel = (requestId: string, file: string) => `${requestId}/${path.basename(file)}`;
 
@@ -89,13 +98,18 @@ async function moderate(ctx: EngineContext, task: TaskRow, req: VideoFileRequest
   const verdicts: Promise<{ frame: CapturedFrame; verdict: FrameVerdict; similarity: number }>[] = [];
   let previous: Promise<Buffer> = Promise.resolve(Buffer.alloc(256));
   const tick = throttle(() => saveProgress(ctx, task, progress), 500);
+  // frames go to the detector pool a few at a time: extraction can run hundreds of frames ahead of detection,
+  // more than the pool queues (past its queueLimit it refuses them, which failed the whole file)
+  const detectSlots = new Limiter(Math.max(2, ctx.config.detectWorkers * 2), Number.MAX_SAFE_INTEGER);
   const detectOne = (frame: CapturedFrame) => {
     const thumb = fs.readFile(frame.path).then((b) => sharp(b).resize(16, 16, { fit: "fill" }).greyscale().raw().toBuffer());
     const prev = previous;
     previous = thumb;
     return (async () => {
-      const jpeg = await fs.readFile(frame.path);
-      const verdict = await ctx.detect.detectFrame({ jpeg: new Uint8Array(jpeg), imgTypes, imgBusinessTypes, lang });
+      const verdict = await detectSlots.run(async () => {
+        signal.throwIfAborted(); // the file was given up (deadline, failure): frames still waiting are not detected
+        return ctx.detect.detectFrame({ jpeg: new Uint8Array(await fs.readFile(frame.path)), imgTypes, imgBusinessTypes, lang });
+      });
       verdict.notApplied.forEach((t) => notApplied.add(t));
       const similarity = compare(await prev, await thumb);
       progress.framesDone++;
@@ -107,7 +121,7 @@ async function moderate(ctx: EngineContext, task: TaskRow, req: VideoFileRequest
 
   const maxPixels = limits.mediaMaxWidth * limits.mediaMaxHeight;
   // the demuxer probing chose (an allowlisted container) is forced on every run: see fileInputOptions
-  const framesJob = plan ? extractFrames(source, plan, dir, { signal, maxPixels, demuxer: info.demuxer, onFrame: (f) => verdicts.push(detectOne(f)) }) : Promise.resolve([]);
+  const framesJob = plan ? extractFrames(source, plan, dir, { signal, maxPixels, demuxer: info.demuxer, onFrame: (f) => verdicts.push(handled(detectOne(f))) }) : Promise.resolve([]);
   const audioJob = wantAudio ? extractAudioSegments(source, dir, { signal, demuxer: info.demuxer }) : Promise.resolve([] as AudioSegment[]);
   // audio is detected while frames still are: the detectors use different cores (worker thread vs child processes)
   const step = req.data.audioDetectStep ?? 0;
@@ -135,6 +149,10 @@ async function moderate(ctx: EngineContext, task: TaskRow, req: VideoFileRequest
   const [detected, audioItems] = await Promise.all([Promise.all(verdicts).then((v) => v.sort((a, b) => a.frame.index - b.frame.index)), audioItemsJob]);
 
   const frameItems = detected.map(({ frame, verdict, similarity }) => buildFrameItem(task.requestId, frame, verdict, ctx.media.url(task.baseUrl, rel(task.requestId, frame.path), expiresAt), similarity, imgTypes));
+  // evidence clips around the REJECT frames, cut from the downloaded file before it is deleted
+  const rejects = detected.filter((_, i) => frameItems[i].riskLevel === "REJECT").map(({ frame }) => ({ index: frame.index, timeSec: frame.timeSec }));
+  const { clipBeforeSec, clipAfterSec } = ctx.config.preview;
+  if (rejects.length && info.hasVideo) await cutFileClips({ source, demuxer: info.demuxer, clipsDir: clipsDirOf(dir), durationSec: info.durationSec, rejects, beforeSec: clipBeforeSec, afterSec: clipAfterSec }, (m) => ctx.log(`file ${task.requestId}: ${m}`));
   const audioDuration = info.hasAudio ? (info.durationSec ?? 0) : 0;
   return buildFileResult({
     requestId: task.requestId,

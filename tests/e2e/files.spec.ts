@@ -108,13 +108,21 @@ test("submit a video, watch it finish live, inspect frames, QR and OCR", async (
 
   await qrCard.getByRole("button").click();
   await expect(lightbox.getByTestId("qr-content")).toContainText(QR_TEXT);
+  // a decision on this one frame, from its lightbox; the file's own review lists it as on that frame
+  const itemReview = lightbox.getByTestId("item-review-panel");
+  await expect(itemReview).toHaveAttribute("data-item", /_v\d+$/);
+  await itemReview.getByLabel("review note").fill("this frame: QR spam");
+  await itemReview.getByRole("button", { name: "Escalate" }).click();
+  await expect(itemReview.getByTestId("review-entry").first()).toHaveAttribute("data-decision", "escalated");
   await page.keyboard.press("Escape");
+  const onItem = page.getByTestId("review-panel").getByTestId("review-entry").filter({ has: page.getByTestId("review-entry-item") });
+  await expect(onItem.first()).toContainText(/escalated on v\d+ by admin/);
 
   // a human decision on the result, kept with who made it
   const review = page.getByTestId("review-panel");
   await review.getByLabel("review note").fill("QR spam confirmed");
   await review.getByRole("button", { name: "Confirm violation" }).click();
-  const entry = review.getByTestId("review-entry").first();
+  const entry = review.getByTestId("review-entry").filter({ hasNotText: "escalated on" }).first();
   await expect(entry).toHaveAttribute("data-decision", "confirmed");
   await expect(entry).toContainText("QR spam confirmed");
   await expect(entry).toContainText("admin");

@@ -1,4 +1,4 @@
-// Workbench #11.1: evidence (frames, audio clips) loads whatever name the browser uses for the server —
+// Workbench #11.1/#11.10: evidence (frames, audio clips) loads whatever name the browser uses for the server —
 // the dashboard's media links are same-origin, and the CSP allows exactly that.
 import fs from "node:fs";
 import path from "node:path";
@@ -19,7 +19,7 @@ test.beforeAll(async ({ playwright }) => {
   const api = await playwright.request.newContext({ baseURL: `http://127.0.0.1:${port}`, storageState: SUPERVISOR_STATE });
   const res = await api.post("/api/files", {
     headers: { "x-csrf-token": csrf },
-    data: { url: `${media.url.replace(/\/+$/, "")}/${path.basename(file)}`, title: "hosts", captureMode: "detectFrequency", captureValue: 2, imgTypes: ["QRCODE"], audioTypes: ["NONE"], returnAllImg: true, returnAllAudio: true },
+    data: { url: `${media.url.replace(/\/+$/, "")}/${path.basename(file)}`, title: "hosts", captureMode: "detectFrequency", captureValue: 2, imgTypes: ["QRCODE"], audioTypes: ["POLITY"], returnAllImg: true, returnAllAudio: true },
   });
   expect(res.status(), await res.text()).toBe(200);
   btId = ((await res.json()) as { btId: string }).btId;
@@ -32,7 +32,7 @@ test.afterAll(async () => {
 });
 
 for (const host of ["localhost", "127.0.0.1"]) {
-  test(`frames load at http://${host}:PORT, with no CSP violation`, async ({ browser }) => {
+  test(`frames and audio clips load at http://${host}:PORT, with no CSP violation`, async ({ browser }) => {
     const context = await browser.newContext({ baseURL: `http://${host}:${port}`, storageState: { cookies: [], origins: [] } });
     const page = await context.newPage();
     const violations: string[] = [];
@@ -50,6 +50,16 @@ for (const host of ["localhost", "127.0.0.1"]) {
     const src = await frames.first().getAttribute("src");
     expect(src, "a same-origin link").toMatch(/^\/media\//);
     await expect.poll(() => frames.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 15_000 }).toBeGreaterThan(0);
+    // the audio clip of the tone's segment: same-origin, and the browser reads it (metadata loaded, a duration)
+    const clip = page.getByTestId("audio-segment").locator("audio").first();
+    await expect(clip).toBeAttached();
+    expect(await clip.getAttribute("src"), "a same-origin link").toMatch(/^\/media\//);
+    await clip.evaluate((a: HTMLAudioElement) => {
+      a.preload = "metadata";
+      a.load();
+    });
+    await expect.poll(() => clip.evaluate((a: HTMLAudioElement) => (a.error ? -1 : a.readyState)), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    expect(await clip.evaluate((a: HTMLAudioElement) => a.duration)).toBeGreaterThan(0);
     expect(violations).toEqual([]);
     await context.close();
   });

@@ -18,6 +18,8 @@ import ResultSummary from "./ResultSummary";
 import { isFileResult, QUERY_PROCESSING, type FileQueryEnvelope } from "./types";
 import ReviewPanel from "@/components/shared/ReviewPanel";
 import ApiKeyMarker from "../ApiKeyMarker";
+import SourceIncidents from "@/components/review/SourceIncidents";
+import FileClips from "./FileClips";
 
 type Progress = Pick<FileProgressEvent, "status" | "framesDone" | "framesTotal" | "segmentsDone" | "segmentsTotal">;
 
@@ -96,7 +98,9 @@ export default function FileResultPage({ btId }: { btId: string }) {
         <>
           <Panel title="Verdict"><ResultSummary result={data} /></Panel>
           <ReviewPanel targetKind="file" targetId={btId} />
-          <Panel title={`Frames (${data.frameDetail?.length ?? 0})`}><FrameStrip frames={data.frameDetail ?? []} /></Panel>
+          {requestId && <SourceIncidents requestId={requestId} kind="file" />}
+          {requestId && <FileClips requestId={requestId} />}
+          <Panel title={`Frames (${data.frameDetail?.length ?? 0})`}><FrameStrip frames={data.frameDetail ?? []} review={btId ? { targetKind: "file", targetId: btId } : undefined} /></Panel>
           <Panel title={`Audio segments (${data.audioDetail?.length ?? 0})`}><AudioSegments segments={data.audioDetail ?? []} /></Panel>
         </>
       )}

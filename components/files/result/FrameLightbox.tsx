@@ -1,6 +1,7 @@
 "use client";
 
 import type { KeyboardEvent, MouseEvent, ReactNode } from "react";
+import ReviewPanel, { type ReviewTarget } from "@/components/shared/ReviewPanel";
 import { RISK_SOURCE_MEANING, type RiskSource } from "@/lib/contract/taxonomy";
 import { useModalDialog } from "@/components/hooks/useModalDialog";
 import RiskBadge from "@/components/ui/RiskBadge";
@@ -93,7 +94,7 @@ function FrameBody({ frame }: { frame: FrameDetail }) {
 }
 
 /** Modal view of one frame with every label and its evidence; ←/→ step through frames, Esc closes. */
-export default function FrameLightbox({ frames, index, onIndex }: Props) {
+export default function FrameLightbox({ frames, index, onIndex, review }: Props & { review?: ReviewTarget }) {
   const frame = index === null ? undefined : frames[index];
   const ref = useModalDialog(frame !== undefined);
 
@@ -131,6 +132,12 @@ export default function FrameLightbox({ frames, index, onIndex }: Props) {
             <button type="button" onClick={() => onIndex(null)} className="rounded border border-surface-line px-2 py-0.5 text-xs hover:border-zinc-500" aria-label="Close">Close</button>
           </header>
           <FrameBody frame={frame} />
+          {/* a decision on this frame alone (its result's requestId), kept beside the task's */}
+          {review && frame.requestId && (
+            <div className="mt-3">
+              <ReviewPanel {...review} item={frame.requestId} />
+            </div>
+          )}
         </div>
       )}
     </dialog>

@@ -7,9 +7,10 @@ import { asRiskLevel } from "@/components/ui/risk";
 import FrameCard from "./FrameCard";
 import FrameLightbox from "./FrameLightbox";
 import type { FrameDetail } from "./types";
+import type { ReviewTarget } from "@/components/shared/ReviewPanel";
 
 /** Captured frames in time order; a click opens the lightbox, the chips filter by level. */
-export default function FrameStrip({ frames }: { frames: FrameDetail[] }) {
+export default function FrameStrip({ frames, review }: { frames: FrameDetail[]; review?: ReviewTarget }) {
   const [only, setOnly] = useState<RiskLevel[]>([]);
   const [open, setOpen] = useState<number | null>(null);
   const sorted = [...frames].sort((a, b) => a.time - b.time);
@@ -28,7 +29,7 @@ export default function FrameStrip({ frames }: { frames: FrameDetail[] }) {
       <ul data-testid="frame-strip" className="flex gap-3 overflow-x-auto pb-2">
         {visible.map((f, i) => <FrameCard key={f.requestId || `${f.time}-${i}`} frame={f} onOpen={() => setOpen(i)} />)}
       </ul>
-      <FrameLightbox frames={visible} index={open} onIndex={setOpen} />
+      <FrameLightbox frames={visible} index={open} onIndex={setOpen} review={review} />
     </div>
   );
 }
