@@ -3,8 +3,11 @@
 import type { PreviewClip } from "@/server/preview/info";
 
 const clock = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour12: false });
+const mmss = (sec: number) => `${Math.floor(sec / 60)}:${String(Math.floor(sec % 60)).padStart(2, "0")}`;
+/** A stream's clip by clock time, a file's by its place in the file. */
+const span = (c: PreviewClip) => (c.offsets ? `${mmss(c.offsets.fromSec)}–${mmss(c.offsets.toSec)}` : `${clock(c.startAt)}–${clock(c.endAt)}`);
 
-/** Evidence clips kept for REJECT frames (MP4, stream-copied from the preview), newest first. */
+/** Evidence clips kept for REJECT frames (MP4, stream-copied from the preview or the file), newest first. */
 export default function ClipList({ requestId, clips, beforeSec, afterSec }: { requestId: string; clips: readonly PreviewClip[]; beforeSec: number; afterSec: number }) {
   return (
     <div data-testid="preview-clips" data-count={clips.length} className="space-y-1 text-xs">
@@ -18,11 +21,12 @@ export default function ClipList({ requestId, clips, beforeSec, afterSec }: { re
           {[...clips].reverse().map((c) => (
             <li key={c.n} data-testid="preview-clip" data-n={c.n} className="flex flex-wrap items-center gap-x-3 rounded border border-surface-line px-2 py-1">
               <span className="font-mono tabular-nums text-zinc-300">
-                {clock(c.startAt)}–{clock(c.endAt)}
+                {span(c)}
               </span>
               <span className="text-zinc-500">
                 {c.durationSec.toFixed(1)} s · frame{c.frames.length === 1 ? "" : "s"} {c.frames.map((f) => f.index).join(", ")}
                 {c.partial && " · partial (the preview did not hold the whole span)"}
+                {c.offsets && !c.offsets.copied && " · re-encoded (the file's codecs do not fit MP4)"}
               </span>
               <a href={c.url} target="_blank" rel="noreferrer" className="ml-auto text-sky-300 hover:underline">
                 play

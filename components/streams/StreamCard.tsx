@@ -9,6 +9,7 @@ import { DetectionBehind, FrameChecks, KindChip, RiskSlot, SinceLast } from "./b
 import CloseStreamButton from "./CloseStreamButton";
 import ApiKeyMarker from "@/components/files/ApiKeyMarker";
 import HealthBadge from "@/components/health/HealthBadge";
+import CardPreview from "@/components/preview/CardPreview";
 
 export const streamHref = (requestId: string) => `/streams/${encodeURIComponent(requestId)}`;
 
@@ -41,7 +42,7 @@ function OpenIncidents({ requestId }: { requestId: string }) {
 }
 
 /** A running stream on the wall: its latest frame, risk now and at worst, open incidents, lag, freshness, and Close. */
-export default function StreamCard({ stream }: { stream: StreamSummary }) {
+export default function StreamCard({ stream, preview = true }: { stream: StreamSummary; preview?: boolean }) {
   const accent = stream.currentRisk && stream.currentRisk !== "PASS" ? riskStyles[stream.currentRisk].border : stream.worstRisk && stream.worstRisk !== "PASS" ? riskStyles[stream.worstRisk].border : "border-surface-line";
   const name = stream.title ?? stream.url;
   const running = stream.status === "running";
@@ -57,7 +58,7 @@ export default function StreamCard({ stream }: { stream: StreamSummary }) {
     >
       <div className="relative h-24 shrink-0 bg-black">
         <Link href={streamHref(stream.requestId)} aria-label={`Timeline of ${name}`} className="block h-full">
-          <Thumbnail stream={stream} name={name} />
+          {preview && running && stream.kind === "video" ? <CardPreview requestId={stream.requestId} label={name} fallback={<Thumbnail stream={stream} name={name} />} /> : <Thumbnail stream={stream} name={name} />}
         </Link>
         <span className="absolute left-1 top-1 rounded bg-black/70 px-1 py-0.5">
           <RiskSlot testId="current-risk" label="now" level={stream.currentRisk} size="sm" />

@@ -12,6 +12,7 @@ import EndedStreams from "./EndedStreams";
 import { INITIAL_STREAM_FORM, type StreamFormState } from "./form-model";
 import SamplePanel from "./SamplePanel";
 import StreamCard from "./StreamCard";
+import { useWallPreviews } from "@/components/preview/useWallPreviews";
 import StreamStartForm from "./StreamStartForm";
 
 function Wall({ canStart }: { canStart: boolean }) {
@@ -19,6 +20,7 @@ function Wall({ canStart }: { canStart: boolean }) {
   useOpenIncidentsLive();
   const query = useStreamsQuery(pollMs);
   const [filter, setFilter] = useState<WallFilter>({ only: [], basis: "now" });
+  const [previews, setPreviews] = useWallPreviews();
   if (query.isPending) return <p data-testid="stream-wall" data-state="loading" className="text-xs text-zinc-500">Loading streams…</p>;
   if (query.data === undefined) return <div data-testid="stream-wall" data-state="error"><ErrorNote prefix="Could not load streams:" error={query.error} /></div>;
   const running = query.data.streams.filter((s) => s.status === "running").sort((a, b) => b.startedAt.localeCompare(a.startedAt));
@@ -33,6 +35,12 @@ function Wall({ canStart }: { canStart: boolean }) {
         <div className="mb-2 flex flex-wrap items-center gap-x-4 gap-y-1">
           <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">Live now ({running.length})</h2>
           {running.length > 0 && <WallFilterBar filter={filter} onChange={setFilter} shown={shown.length} total={running.length} />}
+          {running.length > 0 && (
+            <label className="ml-auto flex items-center gap-1.5 text-xs text-zinc-400" title="Muted live previews on the cards (only cards on screen play); off: the latest captured frame">
+              <input type="checkbox" data-testid="wall-previews" checked={previews} onChange={(e) => setPreviews(e.target.checked)} />
+              Live previews
+            </label>
+          )}
         </div>
         {running.length === 0 ? (
           <p className="rounded-md border border-dashed border-surface-line px-3 py-6 text-center text-xs text-zinc-500">
@@ -45,7 +53,7 @@ function Wall({ canStart }: { canStart: boolean }) {
         ) : (
           // 4 tiles a row on a 1440 px screen, 4 rows in 900 px: 16 streams at a glance
           <div data-testid="stream-grid" className="grid gap-2 [grid-template-columns:repeat(auto-fill,minmax(17rem,1fr))]">
-            {shown.map((s) => <StreamCard key={s.requestId} stream={s} />)}
+            {shown.map((s) => <StreamCard key={s.requestId} stream={s} preview={previews} />)}
           </div>
         )}
       </section>

@@ -11,7 +11,7 @@ const when = (i: Incident, t: number) => (i.timeBase === "epoch" ? new Date(t * 
 
 /**
  * GET /api/incidents/<id>/export: a zip with every frame image of the incident (JPEG, read from disk through the
- * media store), every audio clip of an audio incident, a stream's evidence clips of its REJECT frames
+ * media store), every audio clip of an audio incident, the evidence clips of its REJECT frames (a stream's or a file's)
  * (clips/<frame>.mp4, server/preview; embedded service only), and incident.json — the incident, each hit with the
  * contract body it came from, and the decisions. Media already deleted by retention is listed under "missing".
  */
@@ -39,7 +39,7 @@ export async function exportIncident(d: ReviewDeps & { readMedia: MediaReader },
     }
     hits.push({ ...hit, file, callbackId: r.callbackId, resultBody: r.body });
     // a clip is named after the first REJECT frame it covers (frames close together share one)
-    const frame = incident.source.kind === "stream" && hit.riskLevel === "REJECT" ? /_v(\d+)$/.exec(hit.itemId)?.[1] : undefined;
+    const frame = hit.riskLevel === "REJECT" ? /_v(\d+)$/.exec(hit.itemId)?.[1] : undefined;
     const clip = frame ? await d.readMedia(`/media/${incident.source.requestId}/clips/${frame}.mp4`, incident.source.requestId) : null;
     if (clip) {
       zip.addBuffer(clip.bytes, `clips/${frame}.mp4`, { compress: false });

@@ -333,7 +333,8 @@ export function startLivePull(o: LivePullOptions): LivePull {
 
   const done: Promise<LivePullEnd> = (async () => {
     await writes;
-    if (local.error) throw new Error(`live pull: cannot use ${o.outDir}: ${local.error.message}`, { cause: local.error });
+    // the cause keeps the details for the log; the message (which may reach a caller) names no server path
+    if (local.error) throw new Error(`live pull: cannot write the task's media directory (${(local.error as NodeJS.ErrnoException).code ?? "error"})`, { cause: local.error });
     if (stopped) return { reason: "stopped" };
     let input: GuardedLiveInput;
     try {

@@ -25,6 +25,9 @@ export interface ClipMeta {
   durationSec: number;
   /** the stream ended (or the ring lacked media) before the whole span was there */
   partial: boolean;
+  /** a file's clip (server/preview/file-clips.ts): its span in seconds of the file (the times above are those
+   * seconds as if from 1970), and whether it was stream-copied (false: a small H.264/AAC rendition) */
+  offsets?: { fromSec: number; toSec: number; copied: boolean };
 }
 
 /** A bound on any clip's length, whatever the settings. */

@@ -9,6 +9,8 @@ export interface PreviewClip {
   endAt: string;
   durationSec: number;
   partial: boolean;
+  /** a file's clip: seconds from the file's start (then startAt/endAt carry no clock time) */
+  offsets?: { fromSec: number; toSec: number; copied: boolean };
 }
 
 export interface PreviewInfo {

@@ -50,7 +50,7 @@ export async function previewInfo(place: PreviewPlace, requestId: string): Promi
     clipBeforeSec: place.settings.clipBeforeSec,
     clipAfterSec: place.settings.clipAfterSec,
     utcOffsetMin: -new Date().getTimezoneOffset(),
-    clips: clips.map((c) => ({ n: c.n, url: links.link(requestId, `clips/${c.n}.mp4`, { absolute: true }), frames: c.frames, startAt: c.startAt, endAt: c.endAt, durationSec: c.durationSec, partial: c.partial })),
+    clips: clips.map((c) => ({ n: c.n, url: links.link(requestId, `clips/${c.n}.mp4`, { absolute: true }), frames: c.frames, startAt: c.startAt, endAt: c.endAt, durationSec: c.durationSec, partial: c.partial, ...(c.offsets ? { offsets: c.offsets } : {}) })),
     ...(available ? {} : { reason: ring ? "no preview segment yet" : "this stream has no preview (audio streams, or started with the preview off)" }),
   };
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { and, inArray, isNull, lt, notExists, or, sql } from "drizzle-orm";
 import type { RetentionStatus, SweepReport } from "../../lib/status";
 import type { Store } from "./db";
-import { dashboardFiles, dashboardStreams, deliveries, deliveryAttempts, receivedCallbacks, streamHealthEvents, tasks } from "./schema";
+import { dashboardFiles, dashboardStreams, deliveries, deliveryAttempts, incidentHits, incidents, receivedCallbacks, streamHealthEvents, tasks } from "./schema";
 
 export interface RetentionOptions {
   store: Store;
@@ -25,7 +25,8 @@ const FIRST_SWEEP_MS = 30_000;
  * frames and audio clips on disk — once it is finished (done, failed, ended) and both its expiry (accepted +
  * RESULT_RETENTION_HOURS) and its last update + RESULT_RETENTION_HOURS have passed. Never deleted: a running
  * stream or a file still queued/processing, and a task with a callback still pending (it stays until its
- * delivery succeeds or its retry schedule is exhausted). Review decisions and the audit log are kept.
+ * delivery succeeds or its retry schedule is exhausted). Its incidents and their hits (which hold result bodies
+ * and point at the deleted frames) go with it; review decisions and the audit log are kept.
  */
 export class RetentionJob {
   private timer: NodeJS.Timeout | null = null;
@@ -117,6 +118,7 @@ export class RetentionJob {
     await db.delete(dashboardFiles).where(inArray(dashboardFiles.requestId, ids));
     await db.delete(dashboardStreams).where(inArray(dashboardStreams.requestId, ids));
     await db.delete(streamHealthEvents).where(inArray(streamHealthEvents.requestId, ids));
+    await this.deleteIncidentsOf(ids);
     return ids;
   }
 
@@ -136,6 +138,7 @@ export class RetentionJob {
       .where(and(noTask(dashboardStreams.requestId), sql`${dashboardStreams.status} = 'ended'`, or(lt(dashboardStreams.endedAt, cutoff), and(isNull(dashboardStreams.endedAt), lt(dashboardStreams.startedAt, cutoff)))))
       .returning({ id: dashboardStreams.requestId });
     const ids = [...files, ...streams].map((r) => r.id);
+    await this.deleteIncidentsOf(ids);
     // received callbacks of tasks no record or task knows any more
     const known = (col: typeof receivedCallbacks.requestId) =>
       sql`(EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.requestId} = ${col}) OR EXISTS (SELECT 1 FROM ${dashboardFiles} WHERE ${dashboardFiles.requestId} = ${col}) OR EXISTS (SELECT 1 FROM ${dashboardStreams} WHERE ${dashboardStreams.requestId} = ${col}))`;
@@ -153,6 +156,14 @@ export class RetentionJob {
       await db.delete(deliveries).where(inArray(deliveries.id, orphanOutbox));
     }
     return ids.length;
+  }
+
+  /** Incidents of deleted tasks or records, with their hits; their decisions stay (who decided what, and when). */
+  private async deleteIncidentsOf(requestIds: string[]): Promise<void> {
+    if (!requestIds.length) return;
+    const db = this.o.store.db;
+    await db.delete(incidentHits).where(inArray(incidentHits.requestId, requestIds));
+    await db.delete(incidents).where(inArray(incidents.requestId, requestIds));
   }
 
   /** Media directories of tasks the store no longer holds (e.g. a crash between row and files), older than the retention. */

@@ -1,11 +1,10 @@
 // Live figures: capture → callback-received latency for frames, and how many concurrent streams one
 // machine holds at the default 3 s cadence without a growing backlog (CPU per stream).
-import fs from "node:fs";
 import os from "node:os";
 import { startRtmpSource } from "../support/live-sources";
 import { startTestService, TEST_KEY } from "../support/app";
 import { startReceiver } from "../support/net";
-import { percentile } from "./stats";
+import { percentile, pullerCpuSec } from "./stats";
 
 const stream = (url: string, cb: string, detectFrequency: number) => ({
   accessKey: TEST_KEY,
@@ -41,17 +40,7 @@ export async function benchLiveLatency(frames = 20): Promise<Record<string, numb
 /** CPU seconds used so far by this process (incl. detector threads) and by the service's ffmpeg pullers (not the test publishers). */
 function serviceCpuSec(): number {
   const own = process.cpuUsage();
-  let ticks = 0;
-  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (!fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("image2pipe")) continue;
-      const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-      ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      /* process ended */
-    }
-  }
-  return (own.user + own.system) / 1e6 + ticks / 100;
+  return (own.user + own.system) / 1e6 + pullerCpuSec();
 }
 
 /** Runs N streams at the default cadence for a window; backlog = frames captured but not yet called back. */

@@ -4,6 +4,8 @@ import { benchAudioDetectors } from "./audio-detectors";
 import { benchFileRatio } from "./file-ratio";
 import { benchHubLatency } from "./hub-latency";
 import { benchLiveCapacity, benchLiveLatency } from "./live";
+import { benchTimelineScroll } from "./timeline-scroll";
+import { benchPreview } from "./preview";
 
 const only = process.argv[2];
 const out: Record<string, unknown> = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, at: new Date().toISOString() };
@@ -14,6 +16,8 @@ const sections: Array<[string, () => Promise<unknown>]> = [
   ["hub", () => benchHubLatency()],
   ["liveLatency", () => benchLiveLatency()],
   ["liveCapacity", () => benchLiveCapacity()],
+  ["preview", () => benchPreview()],
+  ["timelineScroll", () => benchTimelineScroll()],
 ];
 for (const [name, fn] of sections) {
   if (only && only !== name) continue;

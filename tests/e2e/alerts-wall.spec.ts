@@ -222,6 +222,10 @@ test.describe("the wall", () => {
     await page.goto("/streams");
     const cards = page.locator('[data-testid="stream-grid"] [data-testid="stream-card"]');
     await expect(cards).toHaveCount(8);
+    // the cards' live previews (on by default: tests/e2e/preview.spec.ts) off: each card shows its latest frame
+    await expect(page.getByTestId("wall-previews")).toBeChecked();
+    await page.getByTestId("wall-previews").uncheck();
+    await expect(page.getByTestId("card-preview")).toHaveCount(0);
     const thumb = (id: string) => page.locator(`[data-testid="stream-card"][data-request-id="${id}"] [data-testid="stream-thumb"]`);
     for (const id of ours) await expect(thumb(id)).toHaveAttribute("src", /^\/media\//, { timeout: 60_000 });
 

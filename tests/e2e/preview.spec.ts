@@ -3,7 +3,7 @@
 // lists the evidence clip of its REJECT frames, which the incident's evidence zip carries too.
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { startRtmpSource } from "../support/live-sources";
+import { startHlsSource, startRtmpSource } from "../support/live-sources";
 import { readZip } from "../support/zip";
 import { SUPERVISOR_STATE } from "./credentials";
 
@@ -95,6 +95,8 @@ test("the timeline page plays the preview near the live edge and seeks to a hit 
   await page.getByRole("button", { name: "Go live" }).click();
   await expect.poll(async () => Date.now() - (await playingAt(page)), { timeout: 10_000 }).toBeLessThan(6000);
   const hitId = await mark.getAttribute("data-event-id");
+  // the frame lane renders only the cards in view: show only the REJECT frames, so the hit's card is among them
+  await page.getByTestId("only-REJECT").click();
   const card = page.locator(`[data-testid="frame-event"][data-event-id="${hitId}"]`);
   const clickedCard = Date.now();
   await card.click();
@@ -110,6 +112,21 @@ test("the timeline page plays the preview near the live edge and seeks to a hit 
   expect(mp4.status()).toBe(200);
   expect(mp4.headers()["content-type"]).toBe("video/mp4");
   expect((await mp4.body()).subarray(4, 8).toString("latin1")).toBe("ftyp");
+  // and it plays in the browser (muted autoplay of the signed link)
+  const played = await page.evaluate(
+    (src) =>
+      new Promise<number>((resolve) => {
+        const v = document.createElement("video");
+        v.muted = true;
+        v.src = src;
+        v.addEventListener("timeupdate", () => v.currentTime > 0.5 && resolve(v.currentTime));
+        v.addEventListener("error", () => resolve(-1));
+        document.body.append(v);
+        void v.play();
+      }),
+    clipUrl,
+  );
+  expect(played, "the evidence clip plays").toBeGreaterThan(0.5);
   const clipN = (await clip.getAttribute("data-n"))!;
   const incidents = (await (await page.request.get(`/api/incidents?requestId=${requestId}&status=open`)).json()) as { incidents: Array<{ id: string }> };
   expect(incidents.incidents.length).toBeGreaterThan(0);
@@ -120,4 +137,38 @@ test("the timeline page plays the preview near the live edge and seeks to a hit 
   const playlist = await page.request.get(`/api/preview/${requestId}/index.m3u8`);
   expect(playlist.status()).toBe(403);
   expect(violations).toEqual([]);
+});
+
+test("an HLS source's stream plays its preview too (the same pull remuxes it)", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const hls = await startHlsSource({ name: "e2e-preview-hls" });
+  let id = "";
+  try {
+    const res = await request.post("/api/streams", {
+      headers: { "x-csrf-token": csrf() },
+      data: { kind: "video", url: hls.url, title: `e2e preview hls ${Date.now()}`, detectFrequency: 2, imgTypes: ["QRCODE"], audioTypes: ["NONE"], returnAllImg: true, returnAllText: false, returnFinishInfo: true },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+    id = ((await res.json()) as { requestId: string }).requestId;
+    await page.goto(`/streams/${id}`);
+    const video = page.getByTestId("preview-video");
+    await expect(video).toBeVisible({ timeout: 30_000 });
+    const currentTime = () => video.evaluate((v: HTMLVideoElement) => v.currentTime);
+    await expect.poll(currentTime, { timeout: 40_000 }).toBeGreaterThan(0.5);
+    const t0 = await currentTime();
+    await expect.poll(currentTime, { timeout: 20_000, message: "the video keeps playing" }).toBeGreaterThan(t0 + 2);
+
+    // the wall card plays it too, muted and small
+    await page.goto("/streams");
+    const card = page.locator(`[data-testid=stream-card][data-request-id="${id}"]`);
+    const small = card.getByTestId("card-preview-video");
+    await expect(card.getByTestId("card-preview")).toHaveAttribute("data-state", "playing", { timeout: 30_000 });
+    expect(await small.evaluate((v: HTMLVideoElement) => v.muted)).toBe(true);
+    const cardTime = () => small.evaluate((v: HTMLVideoElement) => v.currentTime);
+    const c0 = await cardTime();
+    await expect.poll(cardTime, { timeout: 20_000, message: "the card's preview plays" }).toBeGreaterThan(c0 + 1);
+  } finally {
+    if (id) await request.post(`/api/streams/${id}/close`, { headers: { "x-csrf-token": csrf() } });
+    await hls.close();
+  }
 });

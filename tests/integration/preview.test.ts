@@ -18,6 +18,8 @@ import { IDENTITY_HEADERS } from "../../lib/roles";
 import { qrStreamRequest, startTestService, TEST_KEY } from "../support/app";
 import { startRtmpSource } from "../support/live-sources";
 import { startReceiver, waitFor } from "../support/net";
+import { makeVideo, mediaDir, startStaticServer } from "../support/media";
+import type { PreviewInfo } from "../../server/preview/info";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Service = Awaited<ReturnType<typeof startTestService>>;
@@ -214,6 +216,50 @@ describe("live preview and evidence clips", () => {
       await rx.close();
       await publisher.stop("aborted");
       await server.close();
+    }
+  });
+
+  test("a file's REJECT frames keep clips cut from the downloaded file (before/after, merged when close), listed and served signed", async () => {
+    // a QR code from 10 to 13 s: REJECT frames a second apart share one clip, from 3 s before the first to 3 s after the last
+    const file = await makeVideo({ name: "file-clips", durationSec: 30, audio: "tone", qr: { text: "https://spam.example/file-clip", fromSec: 10, toSec: 13 }, text: undefined });
+    const web = await startStaticServer(mediaDir());
+    try {
+      // this suite keeps no results (RESULT_RETENTION_HOURS 0: Query refuses), so the result comes by callback
+      const rx = await startReceiver();
+      const ack = await svc.post("/video/v4", { accessKey: TEST_KEY, appId: "default", eventId: "video", imgType: "QRCODE", audioType: "NONE", callback: rx.url, data: { btId: "clip-file-1", tokenId: "u1", url: `${web.url}/${path.basename(file)}`, detectFrequency: 1 } });
+      assert.equal(ack.code, 1100, JSON.stringify(ack));
+      const id = String(ack.requestId);
+      const q = (await rx.until((r) => r.length > 0, 120_000))[0].body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+      await rx.close();
+      assert.equal(q.code, 1100, JSON.stringify(q).slice(0, 500));
+      const rejects = (q.frameDetail as Array<{ riskLevel: string; requestId: string; time: number }>).filter((f) => f.riskLevel === "REJECT");
+      assert.ok(rejects.length >= 2, JSON.stringify(q.frameDetail));
+      const times = rejects.map((f) => f.time).sort((a, b) => a - b);
+
+      const info = (await (await (await handler("[requestId]"))(new Request(`http://x/api/preview/${id}`, { headers: session }), { params: Promise.resolve({ requestId: id }) })).json()) as PreviewInfo;
+      assert.equal(info.available, false, "a file has no live preview");
+      assert.equal(info.clips.length, 1, JSON.stringify(info.clips));
+      const clip = info.clips[0];
+      const first = Number(/_v(\d+)$/.exec(rejects.sort((a, b) => a.time - b.time)[0].requestId)?.[1]);
+      assert.equal(clip.n, first, "named after its first REJECT frame");
+      assert.deepEqual(clip.offsets && [clip.offsets.fromSec, clip.offsets.toSec], [Math.max(0, times[0] - BEFORE), Math.min(30, times.at(-1)! + AFTER)]);
+      assert.equal(clip.offsets?.copied, true, "H.264/AAC is stream-copied");
+      const mp4 = path.join(svc.dataDir, "media", id, "clips", `${clip.n}.mp4`);
+      const p = probe(mp4);
+      // a copy starts at the keyframe at or before the span's start: never shorter, at most a GOP longer
+      assert.ok(p.duration >= times.at(-1)! + AFTER - (times[0] - BEFORE) - 0.5 && p.duration <= times.at(-1)! + AFTER - (times[0] - BEFORE) + 3, `clip ${p.duration} s`);
+      assert.deepEqual(p.codecs.sort(), ["aac", "h264"]);
+      // served under its signed link with a session only
+      const u = new URL(clip.url, "http://x");
+      const serve = await handler("[requestId]/clips/[clip]");
+      const ok = await serve(new Request(`http://x${u.pathname}${u.search}`, { headers: session }), { params: Promise.resolve({ requestId: id, clip: `${clip.n}.mp4` }) });
+      assert.equal(ok.status, 200);
+      const anon = await serve(new Request(`http://x${u.pathname}${u.search}`), { params: Promise.resolve({ requestId: id, clip: `${clip.n}.mp4` }) });
+      assert.equal(anon.status, 401);
+      // the downloaded file itself is gone: only the clip stays
+      assert.equal(await fs.stat(path.join(svc.dataDir, "media", id, "source")).then(() => true, () => false), false);
+    } finally {
+      await web.close();
     }
   });
 });

@@ -9,7 +9,7 @@ import { getRegistry } from "../../server/registry";
 import { openStore } from "../../server/store/db";
 import { measureDiskUse } from "../../server/store/disk-use";
 import { RetentionJob } from "../../server/store/retention";
-import { dashboardFiles, dashboardStreams, deliveries, deliveryAttempts, receivedCallbacks, tasks, type TaskRow } from "../../server/store/schema";
+import { dashboardFiles, dashboardStreams, deliveries, deliveryAttempts, incidentDecisions, incidentHits, incidents, receivedCallbacks, tasks, type TaskRow } from "../../server/store/schema";
 import { makeVideo, mediaDir, startStaticServer } from "../support/media";
 import { startTestService, TEST_KEY } from "../support/app";
 import { startReceiver, storeBackends, waitFor } from "../support/net";
@@ -108,6 +108,11 @@ for (const backend of storeBackends()) {
       // remote-*: records of a remote service's tasks (no task row here)
       await db.insert(dashboardFiles).values([dashFile("old-done", past), dashFile("fresh-done", now), dashFile("remote-old", past), dashFile("remote-fresh", now)]);
       await db.insert(dashboardStreams).values({ requestId: "old-ended", kind: "video", url: "rtmp://x/live/a", serviceBaseUrl: "http://x", receiverToken: "t-s", status: "ended", startedAt: past, endedAt: past });
+      // incidents of a deleted task, a deleted remote record and a kept task; decisions outlive them
+      const incident = (requestId: string) => ({ id: `inc-${requestId}`, sourceKind: "file" as const, requestId, sourceRef: requestId, media: "frame" as const, label: "AD", labels: ["AD"], riskLevel: "REJECT" as const, timeBase: "offset" as const, startT: 0, endT: 5, hits: 1, peak: {}, peakScore: 0.9, status: "confirmed" as const, createdAt: past, updatedAt: past });
+      await db.insert(incidents).values(["old-done", "remote-old", "fresh-done"].map(incident));
+      await db.insert(incidentHits).values(["old-done", "remote-old", "fresh-done"].map((requestId) => ({ incidentId: `inc-${requestId}`, requestId, media: "frame", label: "AD", itemId: "1", t: 0, hit: {}, body: {} })));
+      await db.insert(incidentDecisions).values(["old-done", "remote-old", "fresh-done"].map((requestId) => ({ incidentId: `inc-${requestId}`, decision: "confirmed", username: "rev", at: past })));
       const dirs = Object.fromEntries(await Promise.all(["old-done", "old-ended", "old-pending-cb", "old-running", "old-processing", "fresh-done"].map(async (id) => [id, await mediaOf(dataDir, id)] as const)));
       const orphanOld = await mediaOf(dataDir, "orphan-old", true);
       const orphanFresh = await mediaOf(dataDir, "orphan-fresh");
@@ -127,6 +132,9 @@ for (const backend of storeBackends()) {
       assert.deepEqual(await ids(db.select().from(receivedCallbacks), "requestId"), new Set(["fresh-done"]));
       assert.deepEqual(await ids(db.select().from(dashboardFiles), "requestId"), new Set(["fresh-done", "remote-fresh"]));
       assert.equal((await db.select().from(dashboardStreams)).length, 0);
+      assert.deepEqual(await ids(db.select().from(incidents), "requestId"), new Set(["fresh-done"]), "incidents go with their task or record");
+      assert.deepEqual(await ids(db.select().from(incidentHits), "requestId"), new Set(["fresh-done"]));
+      assert.equal((await db.select().from(incidentDecisions)).length, 3, "decisions are kept");
       for (const id of ["old-done", "old-ended"]) assert.equal(await exists(dirs[id]), false, `${id} media removed`);
       for (const id of ["old-pending-cb", "old-running", "old-processing", "fresh-done"]) assert.equal(await exists(path.join(dirs[id], "frame-00001.jpg")), true, `${id} media kept`);
       assert.equal(await exists(orphanOld), false);

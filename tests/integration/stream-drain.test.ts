@@ -127,6 +127,39 @@ describe("a stream's end keeps the evidence", () => {
   });
 });
 
+describe("retries exhausted keeps the evidence", () => {
+  let svc: Service;
+  before(async () => void (svc = await startTestService()));
+  after(() => svc?.close());
+
+  test("source gone for good: frames captured before it died are detected and called back, then the stream-end with its errorCode counts them", async () => {
+    // a QR code from 4 to 6 s of every 8 s loop: 8 consecutive 1 s frames hold at least one
+    const src = await startRtmpSource({ name: "drain-gone", audio: "none", qr: { text: QR, fromSec: 4, toSec: 6 } });
+    const rx = await startReceiver();
+    try {
+      // detection slower than capture: frames are still waiting when the source dies
+      pool(svc).setMinJobMsForTest(900);
+      const ack = await svc.post("/videostream/v4", frameRequest(src.rtmpUrl, rx.url));
+      assert.equal(ack.code, 1100, JSON.stringify(ack));
+      const id = ack.requestId as string;
+      await waitFor(async () => (health(svc, id)?.frames.captured ?? 0) >= 9, 60_000);
+      await src.close(); // gone for good: every (scaled) retry fails
+      await rx.until((r) => Boolean(endOf(r, id)), 120_000);
+      const h = await assertAccounted(svc, id, rx.received);
+      assert.ok(h.frames.captured >= 9, JSON.stringify(h.frames));
+      const qr = frames(rx.received, id).filter((x) => !notChecked(x) && hasQr(x));
+      assert.ok(qr.length >= 1, "a QR frame captured before the source died was checked and called back");
+      const end = endOf(rx.received, id)!.body as Json;
+      assert.ok([3001, 3002, 3003].includes(end.auxInfo.errorCode), JSON.stringify(end));
+      assert.equal(end.riskLevel, "REVIEW", "the stream-end counts the drained frames");
+    } finally {
+      pool(svc).setMinJobMsForTest(0);
+      await rx.close();
+      await src.close().catch(() => undefined);
+    }
+  });
+});
+
 describe("the drain is bounded (STREAM_DRAIN_TIMEOUT_SEC)", () => {
   // started when the suite runs (not when the file loads), one service at a time
   let svc: Service;
