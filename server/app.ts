@@ -22,6 +22,8 @@ import { createIncidents } from "./incidents";
 import { registerIncidentFeed } from "./incidents/feed";
 import { mediaReader } from "./incidents/media";
 import { accessKeyNames } from "./dashboard/api-tasks";
+import { watchEngine } from "./metrics";
+import { allowList, serveMetrics } from "./metrics/serve";
 
 export interface App {
   url: string;
@@ -65,12 +67,16 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   }
 
   // slow-loris: a client must send its headers within 15 s and a whole request within 60 s (README "Security → Limits")
+  // GET /metrics for Prometheus: its networks or its token only (server/metrics); an engine's gauges while it runs
+  const metricsAllow = allowList(config.metrics.allow);
+  const unwatch = engine ? watchEngine(engine) : () => undefined;
   const server = http.createServer({ headersTimeout: 15_000, requestTimeout: 60_000, connectionsCheckingInterval: 5_000 }, (req, res) => {
     // one reading of the request target for every layer (engine, gate, Next): anything ambiguous is refused first
     if (readRequestTarget(req.url ?? "/") === null) {
       res.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", connection: "close" }).end(JSON.stringify({ error: "malformed request target" }));
       return;
     }
+    if (serveMetrics(req, res, config.metrics, metricsAllow)) return;
     if (engine?.handle(req, res)) return;
     if (nextHandler) return void dashboard(nextHandler, req, res);
     res.writeHead(404, { "content-type": "text/plain" }).end("not found");
@@ -166,6 +172,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
       await rtmp?.close();
       await hub.close();
       await new Promise<void>((r) => server.close(() => r()));
+      unwatch();
       await engine?.stop();
       if (!engine) await store.close();
       await closeNext?.();

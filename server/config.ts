@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { checkedSecret, parseSigningSecrets } from "./callback/signature";
 
@@ -65,6 +66,8 @@ export interface Config {
   supervisorInitialPassword: string | null;
   /** behind a reverse proxy: take the client address from X-Forwarded-For and https from X-Forwarded-Proto */
   trustProxy: boolean;
+  /** GET /metrics: a bearer token (METRICS_TOKEN) and the networks let in without it (METRICS_ALLOW) */
+  metrics: { token: string | null; allow: string[] };
   dev: boolean;
 }
 
@@ -93,7 +96,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamRetryTimeScale: num("STREAM_RETRY_TIME_SCALE", 1, env),
     streamDrainTimeoutSec: num("STREAM_DRAIN_TIMEOUT_SEC", 30, env),
     streamFrameBacklog: Math.max(1, Math.floor(num("STREAM_FRAME_BACKLOG", 4, env))),
-    detectWorkers: Math.max(1, Math.floor(num("DETECT_WORKERS", 1, env))),
+    // one detector thread per core by default: frames of one file and of different streams are detected in parallel
+    detectWorkers: Math.max(1, Math.floor(num("DETECT_WORKERS", os.availableParallelism(), env))),
     fileConcurrency: Math.max(1, Math.floor(num("FILE_CONCURRENCY", 1, env))),
     maxConcurrentStreams: Math.floor(num("MAX_CONCURRENT_STREAMS", 8, env)),
     dashboardMaxStreams: Math.floor(num("DASHBOARD_MAX_STREAMS", 8, env)),
@@ -136,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlHours: num("SESSION_TTL_HOURS", 12, env),
     supervisorInitialPassword: env.SUPERVISOR_INITIAL_PASSWORD || null,
     trustProxy: env.TRUST_PROXY === "1",
+    metrics: { token: env.METRICS_TOKEN || null, allow: (env.METRICS_ALLOW ?? "127.0.0.1/8,::1").split(",").map((s) => s.trim()).filter(Boolean) },
     dev: env.NODE_ENV !== "production",
   };
 }

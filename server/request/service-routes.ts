@@ -1,6 +1,7 @@
 import type http from "node:http";
 import type { z } from "zod";
 import { Code, codeMessage } from "../../lib/contract/codes";
+import { metrics } from "../metrics";
 import { describeZodError } from "../../lib/contract/errors";
 import { VideoFileRequest, VideoQueryRequest } from "../../lib/contract/video";
 import { VideoStreamCloseRequest, VideoStreamRequest } from "../../lib/contract/videostream";
@@ -45,7 +46,8 @@ export function registerServiceRoute(path: string, r: Route): void {
 }
 export { route };
 
-function send(res: http.ServerResponse, status: number, body: unknown, extra: http.OutgoingHttpHeaders = {}) {
+function send(res: http.ServerResponse, status: number, body: unknown, extra: http.OutgoingHttpHeaders = {}, endpoint?: string) {
+  if (endpoint) metrics().requests.inc({ endpoint, code: String((body as { code?: unknown }).code ?? "") });
   const text = typeof body === "string" ? body : JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text), "cache-control": "no-store", ...extra });
   res.end(text);
@@ -91,7 +93,7 @@ export function handleService(engine: Engine, req: http.IncomingMessage, res: ht
   if (!SERVICE_PATHS.includes(p)) return false;
   if (req.method !== "POST") {
     res.setHeader("allow", "POST");
-    send(res, 405, { code: Code.INVALID_PARAMS, message: `${codeMessage(Code.INVALID_PARAMS)}: use POST`, requestId: newRequestId() });
+    send(res, 405, { code: Code.INVALID_PARAMS, message: `${codeMessage(Code.INVALID_PARAMS)}: use POST`, requestId: newRequestId() }, {}, p);
     return true;
   }
   void answer(engine, ROUTES[p], req, res);
@@ -126,18 +128,21 @@ async function answer(engine: Engine, r: Route | undefined, req: http.IncomingMe
       throw noPermission();
     }
     if (!perKey.take(keyId)) throw qpsLimit(`more than ${perKey.perMinute} requests a minute for this accessKey`, perKey.retryAfterSec(keyId));
-    send(res, 200, await run(engine, r, raw, keyId, baseUrlOf(engine, req)));
+    send(res, 200, await run(engine, r, raw, keyId, baseUrlOf(engine, req)), {}, endpointOf(req));
   } catch (err) {
     if (err instanceof ApiError) {
       const extra: http.OutgoingHttpHeaders = unread ? { connection: "close" } : {};
       const retry = (err as { retryAfterSec?: number }).retryAfterSec;
       if (retry) extra["retry-after"] = String(retry);
-      return send(res, 200, { code: err.code, message: err.message, requestId: newRequestId() }, extra);
+      return send(res, 200, { code: err.code, message: err.message, requestId: newRequestId() }, extra, endpointOf(req));
     }
     engine.ctx.log(`service error on ${req.url}: ${(err as Error).stack ?? err}`);
-    send(res, 200, { code: Code.SERVICE_FAILURE, message: codeMessage(Code.SERVICE_FAILURE), requestId: newRequestId() });
+    send(res, 200, { code: Code.SERVICE_FAILURE, message: codeMessage(Code.SERVICE_FAILURE), requestId: newRequestId() }, {}, endpointOf(req));
   }
 }
+
+/** The v4 path a request was answered on (one of SERVICE_PATHS: the label set stays bounded). */
+const endpointOf = (req: http.IncomingMessage) => new URL(req.url ?? "/", "http://x").pathname;
 
 /** Contract validation, then the verb, for one principal (an accessKey's id, or the dashboard's). */
 async function run(engine: Engine, r: Route, raw: object, keyId: string, baseUrl: string): Promise<object> {

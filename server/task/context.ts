@@ -6,9 +6,12 @@ import type { AudioDetector } from "../detect/audio";
 import type { Store } from "../store/db";
 import type { MediaUrls } from "../service/media-urls";
 import type { FileProgressEvent } from "../../lib/events";
+import type { FileStages } from "./file-stages";
 
 export interface EngineEvents {
   "file:progress": [FileProgressEvent];
+  /** where a file's processing time went (bench and logs) */
+  "file:stages": [FileStages];
 }
 
 /** What every task verb needs; built once by createEngine. */

@@ -20,6 +20,7 @@ import type { VideoFileRequest } from "./video-file";
 import { buildAudioItem, buildFileResult, buildFrameItem, worst } from "./file-result";
 import { cutFileClips } from "../preview/file-clips";
 import { clipsDirOf } from "../preview/recorder";
+import { StageClock } from "./file-stages";
 
 /** Raised for content the service cannot moderate: ends the task with code 1905. */
 class Unrecognised extends Error {}
@@ -42,8 +43,9 @@ export async function runVideoFile(ctx: EngineContext, task: TaskRow, signal: Ab
   await setStatus(ctx, task, "processing", progress);
 
   let result: Record<string, unknown>;
+  const clock = new StageClock(task.requestId);
   try {
-    result = await analyse(ctx, task, req, dir, progress, signal);
+    result = await analyse(ctx, task, req, dir, progress, signal, clock);
   } catch (err) {
     if (signal.aborted) throw err;
     if (!(err instanceof Unrecognised || err instanceof DownloadError || err instanceof FfmpegError || err instanceof UrlRefusedError)) throw err;
@@ -58,17 +60,20 @@ export async function runVideoFile(ctx: EngineContext, task: TaskRow, signal: Ab
   await ctx.store.db.update(tasks).set({ status: done ? "done" : "failed", result, resultCode: result.code as number, progress, updatedAt: new Date() }).where(eq(tasks.requestId, task.requestId));
   if (req.callback) await ctx.dispatcher.enqueue({ requestId: task.requestId, url: req.callback, body: result, schedule: "video" });
   emit(ctx, task, done ? "done" : "failed", progress, result);
+  ctx.events.emit("file:stages", clock.finish());
 }
 
-async function analyse(ctx: EngineContext, task: TaskRow, req: VideoFileRequest, dir: string, progress: TaskProgress, signal: AbortSignal) {
+async function analyse(ctx: EngineContext, task: TaskRow, req: VideoFileRequest, dir: string, progress: TaskProgress, signal: AbortSignal, clock: StageClock) {
   const source = path.join(dir, "source");
   const u = new URL(req.data.url);
   const own = ctx.ownMediaOrigins.has(`${u.protocol}//${u.host}`);
   const limits = ctx.config.limits;
-  await withStallWatch(dir, limits.downloadStallTimeoutSec * 1000, signal, (s) =>
-    downloadToFile(req.data.url, source, { maxBytes: ctx.config.fileMaxBytes, timeoutMs: 10 * 60_000, allowPrivate: ctx.config.allowPrivateNetworks || own, signal: s }),
+  await clock.span("download", () =>
+    withStallWatch(dir, limits.downloadStallTimeoutSec * 1000, signal, (s) =>
+      downloadToFile(req.data.url, source, { maxBytes: ctx.config.fileMaxBytes, timeoutMs: 10 * 60_000, allowPrivate: ctx.config.allowPrivateNetworks || own, signal: s }),
+    ),
   );
-  const info = await probeMedia(source);
+  const info = await clock.span("probe", () => probeMedia(source));
   if (!info.hasVideo && !info.hasAudio) throw new Unrecognised("no audio or video stream");
   if (info.durationSec !== null && info.durationSec > ctx.config.fileMaxDurationSec) throw new Unrecognised(`duration ${info.durationSec.toFixed(1)} s is over the ${ctx.config.fileMaxDurationSec} s limit`);
   if (info.hasVideo && ((limits.mediaMaxWidth > 0 && (info.width ?? 0) > limits.mediaMaxWidth) || (limits.mediaMaxHeight > 0 && (info.height ?? 0) > limits.mediaMaxHeight))) {
@@ -76,10 +81,10 @@ async function analyse(ctx: EngineContext, task: TaskRow, req: VideoFileRequest,
   }
   // wall-clock cap on the rest (capture + detection), relative to the duration; its ffmpeg runs are killed when it passes
   const capSec = limits.fileProcessMinSec + limits.fileProcessTimeFactor * (info.durationSec ?? ctx.config.fileMaxDurationSec);
-  return withDeadline(capSec * 1000, signal, (inner) => moderate(ctx, task, req, dir, source, info, progress, inner));
+  return withDeadline(capSec * 1000, signal, (inner) => moderate(ctx, task, req, dir, source, info, progress, inner, clock));
 }
 
-async function moderate(ctx: EngineContext, task: TaskRow, req: VideoFileRequest, dir: string, source: string, info: MediaInfo, progress: TaskProgress, signal: AbortSignal) {
+async function moderate(ctx: EngineContext, task: TaskRow, req: VideoFileRequest, dir: string, source: string, info: MediaInfo, progress: TaskProgress, signal: AbortSignal, clock: StageClock) {
   const limits = ctx.config.limits;
 
   const imgTypes = [...parseTypeList(req.imgType ?? "", IMG_TYPES).types];
@@ -111,6 +116,7 @@ async function moderate(ctx: EngineContext, task: TaskRow, req: VideoFileRequest
         return ctx.detect.detectFrame({ jpeg: new Uint8Array(await fs.readFile(frame.path)), imgTypes, imgBusinessTypes, lang });
       });
       verdict.notApplied.forEach((t) => notApplied.add(t));
+      clock.addFrameTimings(verdict.timingsMs);
       const similarity = compare(await prev, await thumb);
       progress.framesDone++;
       emit(ctx, task, "processing", progress);
@@ -121,23 +127,25 @@ async function moderate(ctx: EngineContext, task: TaskRow, req: VideoFileRequest
 
   const maxPixels = limits.mediaMaxWidth * limits.mediaMaxHeight;
   // the demuxer probing chose (an allowlisted container) is forced on every run: see fileInputOptions
-  const framesJob = plan ? extractFrames(source, plan, dir, { signal, maxPixels, demuxer: info.demuxer, onFrame: (f) => verdicts.push(handled(detectOne(f))) }) : Promise.resolve([]);
-  const audioJob = wantAudio ? extractAudioSegments(source, dir, { signal, demuxer: info.demuxer }) : Promise.resolve([] as AudioSegment[]);
+  const framesJob = plan ? clock.span("extractFrames", () => extractFrames(source, plan, dir, { signal, maxPixels, demuxer: info.demuxer, onFrame: (f) => verdicts.push(handled(detectOne(f))) })) : Promise.resolve([]);
+  const audioJob = wantAudio ? clock.span("extractAudio", () => extractAudioSegments(source, dir, { signal, demuxer: info.demuxer })) : Promise.resolve([] as AudioSegment[]);
   // audio is detected while frames still are: the detectors use different cores (worker thread vs child processes)
   const step = req.data.audioDetectStep ?? 0;
-  const audioItemsJob = audioJob.then(async (segments) => {
+  const audioItemsJob = audioJob.then((segments) => clock.span("detectAudio", async () => {
     progress.segmentsTotal = segments.length;
     const items = [];
     for (const seg of segments) {
       if (step > 0 && (seg.index - 1) % (step + 1) !== 0) continue;
+      const started = performance.now();
       const verdict = await detectAudio(ctx.audio, { wavPath: seg.path, types: audioTypes, businessTypes: audioBusinessTypes, lang }, ctx.log);
+      clock.addAudio(performance.now() - started);
       verdict.notApplied.forEach((t) => notApplied.add(t));
       items.push(buildAudioItem(task.requestId, seg, ctx.media.url(task.baseUrl, rel(task.requestId, seg.path), expiresAt), verdict));
       progress.segmentsDone++;
       emit(ctx, task, "processing", progress);
     }
     return items;
-  });
+  }));
   // if frame capture fails first, these settle later with nobody awaiting them: keep that from crashing the process
   audioItemsJob.catch(() => undefined);
   const frames = await framesJob.catch((err) => {
@@ -146,13 +154,13 @@ async function moderate(ctx: EngineContext, task: TaskRow, req: VideoFileRequest
   });
   if (plan && frames.length === 0 && info.hasVideo) throw new Unrecognised("no frame could be decoded");
   progress.framesTotal = frames.length;
-  const [detected, audioItems] = await Promise.all([Promise.all(verdicts).then((v) => v.sort((a, b) => a.frame.index - b.frame.index)), audioItemsJob]);
+  const [detected, audioItems] = await Promise.all([clock.span("detectFramesAfterExtract", () => Promise.all(verdicts)).then((v) => v.sort((a, b) => a.frame.index - b.frame.index)), audioItemsJob]);
 
   const frameItems = detected.map(({ frame, verdict, similarity }) => buildFrameItem(task.requestId, frame, verdict, ctx.media.url(task.baseUrl, rel(task.requestId, frame.path), expiresAt), similarity, imgTypes));
   // evidence clips around the REJECT frames, cut from the downloaded file before it is deleted
   const rejects = detected.filter((_, i) => frameItems[i].riskLevel === "REJECT").map(({ frame }) => ({ index: frame.index, timeSec: frame.timeSec }));
   const { clipBeforeSec, clipAfterSec } = ctx.config.preview;
-  if (rejects.length && info.hasVideo) await cutFileClips({ source, demuxer: info.demuxer, clipsDir: clipsDirOf(dir), durationSec: info.durationSec, rejects, beforeSec: clipBeforeSec, afterSec: clipAfterSec }, (m) => ctx.log(`file ${task.requestId}: ${m}`));
+  if (rejects.length && info.hasVideo) await clock.span("clips", () => cutFileClips({ source, demuxer: info.demuxer, clipsDir: clipsDirOf(dir), durationSec: info.durationSec, rejects, beforeSec: clipBeforeSec, afterSec: clipAfterSec }, (m) => ctx.log(`file ${task.requestId}: ${m}`)));
   const audioDuration = info.hasAudio ? (info.durationSec ?? 0) : 0;
   return buildFileResult({
     requestId: task.requestId,

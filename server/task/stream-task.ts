@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import { metrics } from "../metrics";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { parseTypeList, IMG_TYPES, IMG_BUSINESS_TYPES, AUDIO_TYPES, AUDIO_BUSINESS_TYPES, AUDIOSTREAM_TYPES, AUDIOSTREAM_BUSINESS_TYPES } from "../../lib/contract/taxonomy";
@@ -248,6 +249,7 @@ export class StreamTask {
       const delay = pullRetryDelayMs(this.product, streamType, retry, this.ctx.config.streamRetryTimeScale);
       this.monitor.pullEnded(end, delay === null ? null : { attempt: retry, delayMs: delay });
       if (delay === null) return this.finish("failed", end.reason === "failed" ? end.errorCode : 3001);
+      metrics().pullRetries.inc();
       this.ctx.log(`stream ${this.requestId}: pull ${end.reason}${end.reason === "failed" ? ` (${end.message})` : ""}; retry ${retry} in ${delay} ms`);
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, delay);
@@ -267,6 +269,7 @@ export class StreamTask {
     this.state.gotFrame = true;
     this.state.streamTimeSec = Math.max(this.state.streamTimeSec, this.pullBase + f.streamTimeSec);
     this.frames.captured++;
+    metrics().frames.inc({ state: "captured" });
     const job: FrameJob = { f, settled: false };
     const step = Number(this.req.data.detectStep ?? 0);
     if (step > 1 && (f.index - 1) % step !== 0) {
@@ -321,6 +324,8 @@ export class StreamTask {
     job.abort?.abort(); // a job still queued in the pool leaves it
     if (verdict) this.frames.checked++;
     else this.frames.notChecked++;
+    metrics().frames.inc({ state: verdict ? "checked" : "not_checked" });
+    if (verdict) metrics().detectionLag.observe((Date.now() - job.f.capturedAt.getTime()) / 1000);
     const v = verdict ?? passVerdict(this.lang);
     this.noteRisk(v.riskLevel);
     if (v.riskLevel === "REJECT") this.preview?.clipAround(job.f.index, job.f.capturedAt);
@@ -349,6 +354,7 @@ export class StreamTask {
     this.state.nextSegmentIndex = s.index + 1;
     if (this.product === "audiostream") this.state.streamTimeSec = Math.max(this.state.streamTimeSec, this.pullBase + s.endSec);
     this.segments.captured++;
+    metrics().segments.inc({ state: "captured" });
     const step = Number(this.req.data.audioDetectStep ?? 0);
     const previous = this.lastSegment;
     this.lastSegment = s;
@@ -390,6 +396,7 @@ export class StreamTask {
     job.settled = true;
     if (verdict) this.segments.checked++;
     else this.segments.notChecked++;
+    metrics().segments.inc({ state: verdict ? "checked" : "not_checked" });
     const v = verdict ?? unlabelledSegment(this.lang);
     this.noteRisk(v.riskLevel);
     const d = this.req.data;

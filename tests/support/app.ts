@@ -38,6 +38,9 @@ export async function startTestService(o: { databaseUrl?: string | null; env?: R
     STREAM_RETRY_TIME_SCALE: "0.01",
     NODE_ENV: "production",
     RTMP_PORT: "0",
+    // one detector thread per test service (the product default is one per core): a test service starts in
+    // seconds and two test files run side by side; tests that need more set it in `env`
+    DETECT_WORKERS: "1",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...o.env,
   });

@@ -29,16 +29,20 @@ export interface RtmpSourceOptions {
   qr?: VideoSpec["qr"];
   text?: VideoSpec["text"];
   audio?: "tone" | "noise" | "silence" | "none";
+  /** Picture size (default 640×360 at 15 fps; the capacity bench uses 1280×720 at 25). */
+  width?: number;
+  height?: number;
+  fps?: number;
 }
 
 const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, "-").slice(0, 40) || "src";
 const PUBLISH_TIMEOUT_MS = 15_000;
 
 /** Source file for a looped source: the loop is long enough to contain every overlay window. */
-function loopSpec(name: string, o: Pick<RtmpSourceOptions, "qr" | "text" | "audio">): VideoSpec {
+function loopSpec(name: string, o: Pick<RtmpSourceOptions, "qr" | "text" | "audio" | "width" | "height" | "fps">): VideoSpec {
   const lastWindow = Math.max(o.qr?.toSec ?? 0, o.text?.toSec ?? 0);
   // plain sources share one cached file; overlays get their own
-  return { name: o.qr || o.text ? `live-${name}` : "live-loop", durationSec: Math.max(6, Math.ceil(lastWindow) + 2), width: 640, height: 360, fps: 15, audio: o.audio ?? "tone", qr: o.qr, text: o.text };
+  return { name: o.qr || o.text ? `live-${name}` : "live-loop", durationSec: Math.max(6, Math.ceil(lastWindow) + 2), width: o.width ?? 640, height: o.height ?? 360, fps: o.fps ?? 15, audio: o.audio ?? "tone", qr: o.qr, text: o.text };
 }
 
 export async function startRtmpSource(o: RtmpSourceOptions): Promise<RtmpSource> {
