@@ -24,6 +24,10 @@ export interface Config {
   detectWorkers: number;
   fileConcurrency: number;
   maxConcurrentStreams: number;
+  /** streams this process takes in all (0 = no limit); default from the CPU count and the measured cost per stream */
+  streamCapacity: number;
+  /** a new stream is refused while a running one fell behind within this many seconds (0 = never) */
+  streamAdmissionWindowSec: number;
   /** DASHBOARD_MAX_STREAMS: running streams the embedded dashboard's own principal may hold */
   dashboardMaxStreams: number;
   rtmpPort: number;
@@ -100,6 +104,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     detectWorkers: Math.max(1, Math.floor(num("DETECT_WORKERS", os.availableParallelism(), env))),
     fileConcurrency: Math.max(1, Math.floor(num("FILE_CONCURRENCY", 1, env))),
     maxConcurrentStreams: Math.floor(num("MAX_CONCURRENT_STREAMS", 8, env)),
+    // measured (npm run bench liveCapacity, README "Performance"): 5 streams per core at the default cadence
+    streamCapacity: Math.max(0, Math.floor(num("STREAM_CAPACITY", 5 * os.availableParallelism(), env))),
+    streamAdmissionWindowSec: Math.max(0, num("STREAM_ADMISSION_WINDOW_SEC", 30, env)),
     dashboardMaxStreams: Math.floor(num("DASHBOARD_MAX_STREAMS", 8, env)),
     rtmpPort: Math.floor(num("RTMP_PORT", 1935, env)),
     rtmpHttpPort: Math.floor(num("RTMP_HTTP_PORT", 8000, env)),

@@ -75,6 +75,20 @@ export class StreamRunner {
     return n;
   }
 
+  /** Running streams whose detectors fell behind within `windowMs` (frames or segments called back not checked). */
+  behind(windowMs: number): number {
+    let n = 0;
+    for (const r of this.running.values()) if (!r.task.isEnding && r.task.behindWithin(windowMs)) n++;
+    return n;
+  }
+
+  /** Streams this process pulls that are not ending (what STREAM_CAPACITY counts). */
+  get active(): number {
+    let n = 0;
+    for (const r of this.running.values()) if (!r.task.isEnding) n++;
+    return n;
+  }
+
   get size(): number {
     return this.running.size;
   }

@@ -37,6 +37,7 @@ export async function submitStream(ctx: EngineContext, runner: StreamRunner, pro
   const dashboard = keyId === DASHBOARD_PRINCIPAL;
   const max = dashboard ? ctx.config.dashboardMaxStreams : ctx.config.maxConcurrentStreams;
   if (runner.countFor(keyId) >= max) throw tooMany(product, dashboard ? `at most ${max} concurrent dashboard streams (DASHBOARD_MAX_STREAMS)` : `at most ${max} concurrent streams per accessKey`);
+  requireCapacity(ctx, runner, product);
   await requireOutboxRoom(ctx, keyId);
 
   const now = new Date();
@@ -64,6 +65,20 @@ export async function submitStream(ctx: EngineContext, runner: StreamRunner, pro
     .returning();
   runner.start(row);
   return { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS, "en", product), requestId };
+}
+
+/**
+ * The service says when it is full rather than accept a stream it would leave unchecked: past STREAM_CAPACITY
+ * streams on this process, or while detection is behind (a running stream had a frame or segment called back not
+ * checked for want of detector time within STREAM_ADMISSION_WINDOW_SEC), a new stream is refused with 1904
+ * (video) / 1901 (audio) and the reason.
+ */
+function requireCapacity(ctx: EngineContext, runner: StreamRunner, product: Product): void {
+  const cap = ctx.config.streamCapacity;
+  if (cap > 0 && runner.active >= cap) throw tooMany(product, `the service is at capacity: it runs ${runner.active} streams, its limit (STREAM_CAPACITY ${cap}); try again later`);
+  const windowSec = ctx.config.streamAdmissionWindowSec;
+  const behind = windowSec > 0 ? runner.behind(windowSec * 1000) : 0;
+  if (behind > 0) throw tooMany(product, `the service is at capacity: detection is behind on ${behind} of ${runner.active} running streams (frames called back not checked in the last ${windowSec} s); try again later`);
 }
 
 /** /finish_videostream/v4 and /finish_audiostream/v4. */

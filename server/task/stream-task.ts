@@ -278,7 +278,10 @@ export class StreamTask {
     }
     this.frameQueue.push(job);
     // the detectors cannot keep up: the oldest waiting frame is called back now, as not checked
-    while (this.frameQueue.length > this.ctx.config.streamFrameBacklog) this.settleFrame(this.frameQueue.shift()!, null);
+    while (this.frameQueue.length > this.ctx.config.streamFrameBacklog) {
+      this.settleFrame(this.frameQueue.shift()!, null);
+      this.noteBehind();
+    }
     this.pumpFrames();
   }
 
@@ -318,6 +321,18 @@ export class StreamTask {
   }
 
   /** Counts the frame once, checked (verdict) or not checked (null), and queues its callback. */
+  /** When the detectors last could not keep up with this stream (a frame or segment left the backlog unchecked). */
+  private behindAt = 0;
+
+  private noteBehind(): void {
+    this.behindAt = Date.now();
+  }
+
+  /** True when a frame or segment of this stream was left unchecked for want of detector time within `windowMs`. */
+  behindWithin(windowMs: number): boolean {
+    return this.behindAt > 0 && Date.now() - this.behindAt <= windowMs;
+  }
+
   private settleFrame(job: FrameJob, verdict: FrameVerdict | null): void {
     if (job.settled) return;
     job.settled = true;
@@ -363,7 +378,10 @@ export class StreamTask {
       return;
     }
     this.segmentQueue.push({ s, previous, settled: false });
-    while (this.segmentQueue.length > MAX_SEGMENT_BACKLOG) this.settleSegment(this.segmentQueue.shift()!, null);
+    while (this.segmentQueue.length > MAX_SEGMENT_BACKLOG) {
+      this.settleSegment(this.segmentQueue.shift()!, null);
+      this.noteBehind();
+    }
     this.pumpSegments();
   }
 

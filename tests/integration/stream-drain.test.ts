@@ -57,7 +57,7 @@ async function assertAccounted(svc: Service, id: string, received: Received[]) {
 describe("a stream's end keeps the evidence", () => {
   // started when the suite runs (not when the file loads), one service at a time
   let svc: Service;
-  before(async () => void (svc = await startTestService()));
+  before(async () => void (svc = await startTestService({ env: { STREAM_ADMISSION_WINDOW_SEC: "0" } })));
   after(() => svc?.close());
 
   test("Close: a QR code shown only in the last seconds before Close is called back and counted in the stream-end", async () => {
@@ -129,7 +129,7 @@ describe("a stream's end keeps the evidence", () => {
 
 describe("retries exhausted keeps the evidence", () => {
   let svc: Service;
-  before(async () => void (svc = await startTestService()));
+  before(async () => void (svc = await startTestService({ env: { STREAM_ADMISSION_WINDOW_SEC: "0" } })));
   after(() => svc?.close());
 
   test("source gone for good: frames captured before it died are detected and called back, then the stream-end with its errorCode counts them", async () => {
@@ -163,7 +163,7 @@ describe("retries exhausted keeps the evidence", () => {
 describe("the drain is bounded (STREAM_DRAIN_TIMEOUT_SEC)", () => {
   // started when the suite runs (not when the file loads), one service at a time
   let svc: Service;
-  before(async () => void (svc = await startTestService({ env: { STREAM_DRAIN_TIMEOUT_SEC: "1" } })));
+  before(async () => void (svc = await startTestService({ env: { STREAM_DRAIN_TIMEOUT_SEC: "1", STREAM_ADMISSION_WINDOW_SEC: "0" } })));
   after(() => svc?.close());
 
   test("frames still undetected when the bound expires are called back as not checked, then the stream-end", async () => {
@@ -192,7 +192,7 @@ describe("the drain is bounded (STREAM_DRAIN_TIMEOUT_SEC)", () => {
 describe("overload: streams are served fairly and no frame waits unboundedly", () => {
   // started when the suite runs (not when the file loads), one service at a time
   let svc: Service;
-  before(async () => void (svc = await startTestService({ env: { STREAM_FRAME_BACKLOG: "2", MAX_CONCURRENT_STREAMS: "8" } })));
+  before(async () => void (svc = await startTestService({ env: { STREAM_FRAME_BACKLOG: "2", MAX_CONCURRENT_STREAMS: "8", STREAM_ADMISSION_WINDOW_SEC: "0" } })));
   after(() => svc?.close());
 
   test("four streams at 1 frame/s on one worker that checks ≈1.4 frames/s: every stream keeps getting checked and not-checked callbacks", async () => {
