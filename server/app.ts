@@ -97,7 +97,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     const session = await auth.session(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
     if (!session || session.user.mustChangePassword || !can(session.user.role, "view")) return null;
     return { sessionId: session.id, userId: session.user.id };
-  });
+  }, { redisUrl: config.redisUrl });
   auth.onSessionsEnded((q) => hub.disconnect(q));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const port = (server.address() as AddressInfo).port;

@@ -70,6 +70,8 @@ export interface Config {
   supervisorInitialPassword: string | null;
   /** behind a reverse proxy: take the client address from X-Forwarded-For and https from X-Forwarded-Proto */
   trustProxy: boolean;
+  /** REDIS_URL: socket.io events travel between dashboard nodes (server/hub) */
+  redisUrl: string | null;
   /** GET /metrics: a bearer token (METRICS_TOKEN) and the networks let in without it (METRICS_ALLOW) */
   metrics: { token: string | null; allow: string[] };
   dev: boolean;
@@ -147,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlHours: num("SESSION_TTL_HOURS", 12, env),
     supervisorInitialPassword: env.SUPERVISOR_INITIAL_PASSWORD || null,
     trustProxy: env.TRUST_PROXY === "1",
+    redisUrl: env.REDIS_URL || null,
     metrics: { token: env.METRICS_TOKEN || null, allow: (env.METRICS_ALLOW ?? "127.0.0.1/8,::1").split(",").map((s) => s.trim()).filter(Boolean) },
     dev: env.NODE_ENV !== "production",
   };

@@ -1,5 +1,7 @@
 import type http from "node:http";
 import { Server } from "socket.io";
+import { createAdapter } from "@socket.io/redis-streams-adapter";
+import { Redis } from "ioredis";
 import type { StreamEvent, StreamSummary } from "../../lib/dashboard-api";
 import { FILES_ROOM, fileRoom, INCIDENTS_ROOM, STREAMS_ROOM, streamRoom, type ClientToServerEvents, type FileProgressEvent, type ServerToClientEvents } from "../../lib/events";
 import type { Incident } from "../../lib/incidents";
@@ -27,8 +29,21 @@ export interface Hub {
 
 const ROOM_PATTERN = /^(files|streams|incidents|file:[0-9a-f]{32}|stream:[0-9a-f]{32})$/;
 
+export interface HubOptions {
+  /**
+   * REDIS_URL: events travel between dashboard nodes over a Redis stream (@socket.io/redis-streams-adapter), so a
+   * callback received by node A reaches a browser connected to node B; unset = this process only.
+   */
+  redisUrl?: string | null;
+  /** the Redis stream's name (default "moderation:hub"; tests use their own) */
+  redisStreamName?: string;
+}
+
+const sessionRoom = (id: string) => `session:${id}`;
+const userRoom = (id: string) => `user:${id}`;
+
 /** socket.io on the same HTTP server as Next; clients join named rooms and get typed events. */
-export function createHub(server: http.Server, authorize: (req: http.IncomingMessage) => Promise<HubIdentity | null>): Hub {
+export function createHub(server: http.Server, authorize: (req: http.IncomingMessage) => Promise<HubIdentity | null>, opts: HubOptions = {}): Hub {
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(server, {
     serveClient: false,
     cors: { origin: false },
@@ -40,6 +55,12 @@ export function createHub(server: http.Server, authorize: (req: http.IncomingMes
       );
     },
   });
+  let redis: Redis | null = null;
+  if (opts.redisUrl) {
+    redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+    redis.on("error", () => undefined); // reconnects on its own; the adapter's reads resume then
+    io.adapter(createAdapter(redis, { streamName: opts.redisStreamName ?? "moderation:hub", channelPrefix: opts.redisStreamName ?? "moderation:hub" }));
+  }
   // every connection carries the dashboard's session cookie; checked once per connection
   io.use((socket, next) => {
     authorize(socket.request)
@@ -50,6 +71,9 @@ export function createHub(server: http.Server, authorize: (req: http.IncomingMes
       .catch(() => next(new Error("sign in required")));
   });
   io.on("connection", (socket) => {
+    // rooms of its session and account, so a session ended on any node cuts its connections on every node
+    const who = socket.data as HubIdentity;
+    void socket.join([sessionRoom(who.sessionId), userRoom(who.userId)]);
     socket.on("subscribe", (room, ack) => {
       const ok = typeof room === "string" && ROOM_PATTERN.test(room);
       if (ok) void socket.join(room);
@@ -67,12 +91,12 @@ export function createHub(server: http.Server, authorize: (req: http.IncomingMes
     streamHealth: (u) => void io.to([streamRoom(u.snapshot.requestId), STREAMS_ROOM]).emit("stream:health", u),
     incident: (i) => void io.to(INCIDENTS_ROOM).emit("incident", i),
     disconnect: (q) => {
-      for (const socket of io.sockets.sockets.values()) {
-        const who = socket.data as Partial<HubIdentity>;
-        const match = (q.sessionId && who.sessionId === q.sessionId) || (q.userId && who.userId === q.userId && who.sessionId !== q.exceptSessionId);
-        if (match) socket.disconnect(true);
-      }
+      if (q.sessionId) io.in(sessionRoom(q.sessionId)).disconnectSockets(true);
+      if (q.userId) (q.exceptSessionId ? io.in(userRoom(q.userId)).except(sessionRoom(q.exceptSessionId)) : io.in(userRoom(q.userId))).disconnectSockets(true);
     },
-    close: () => new Promise<void>((resolve) => io.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      redis?.disconnect();
+    },
   };
 }

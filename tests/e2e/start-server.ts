@@ -15,6 +15,7 @@ process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));
 // The e2e server always gets its own embedded store: a shared PostgreSQL (DATABASE_URL, set by CI for the
 // integration tests) would carry tasks from earlier runs into this one.
 delete process.env.DATABASE_URL;
+delete process.env.REDIS_URL; // the embedded default: one process (tests/integration/hub-redis.test.ts covers Redis)
 
 // Object.assign: Next's typings declare NODE_ENV read-only.
 Object.assign(process.env, {
