@@ -25,18 +25,18 @@ async function chooseTypes(page: Page, name: string, wanted: string[]) {
 }
 
 type Json = Record<string, unknown>;
-type Frame = { level: string; checked: boolean };
+type Frame = { id: string; level: string; checked: boolean };
 
 /** The stream as the server holds it: its summary and its frame results in arrival order. */
 async function serverState(request: APIRequestContext, requestId: string) {
   const res = await request.get(`/api/streams/${requestId}`);
   expect(res.ok()).toBe(true);
-  const detail = (await res.json()) as { stream: Json; events: Array<{ kind: string; body: Json }> };
+  const detail = (await res.json()) as { stream: Json; events: Array<{ id: number; kind: string; body: Json }> };
   const frames: Frame[] = detail.events
     .filter((e) => e.kind === "frame" && e.body.frameDetail)
     .map((e) => {
       const d = e.body.frameDetail as { riskLevel: string; auxInfo?: { detectType?: number } };
-      return { level: d.riskLevel, checked: d.auxInfo?.detectType !== 2 };
+      return { id: String(e.id), level: d.riskLevel, checked: d.auxInfo?.detectType !== 2 };
     });
   const audio = detail.events.filter((e) => e.kind === "audio").map((e) => (e.body.audioDetail as { riskLevel: string }).riskLevel);
   // the newest result the detectors produced: a checked frame or an audio segment (events come oldest first)
@@ -126,18 +126,30 @@ test("frames skipped by detectStep are 'not checked' on the card and the timelin
     if (n === 0) await expect(chip).toHaveCount(0);
     else await expect(chip).toHaveText(`${level} · ${n}`);
   }
-  // The lane draws the newest 60 frames: every skipped one as NOT CHECKED, none of them as PASS.
+  // The lane holds every frame (it draws only the cards in view): each drawn card agrees with the server, every
+  // skipped one reads NOT CHECKED and never PASS, and "show only NOT CHECKED" leaves exactly the skipped ones.
+  const lane = timeline.getByTestId("frame-scroller").locator("ul");
+  await expect(lane).toHaveAttribute("data-total", String(s.frames.length));
+  const byId = new Map(s.frames.map((f) => [f.id, f]));
   const cards = timeline.getByTestId("frame-event");
-  const drawn = await cards.evaluateAll((els) => els.map((el) => ({ checked: el.getAttribute("data-checked"), level: el.getAttribute("data-level"), text: el.textContent ?? "" })));
-  const newest = s.frames.slice(-60);
-  expect(drawn.length).toBe(newest.length);
-  expect(drawn.filter((d) => d.checked === "false").length).toBe(newest.filter((f) => !f.checked).length);
-  for (const d of drawn.filter((x) => x.checked === "false")) {
-    expect(d.level).toBe("NOT_CHECKED");
-    expect(d.text).toContain("NOT CHECKED");
-    expect(d.text).not.toContain("PASS");
+  const drawnCards = () => cards.evaluateAll((els) => els.map((el) => ({ id: el.getAttribute("data-event-id") ?? "", checked: el.getAttribute("data-checked"), level: el.getAttribute("data-level"), text: el.textContent ?? "" })));
+  const drawn = await drawnCards();
+  expect(drawn.length).toBeGreaterThan(0);
+  for (const d of drawn) {
+    const f = byId.get(d.id);
+    expect(f, `card ${d.id} is a frame the server holds`).toBeDefined();
+    expect(d.checked).toBe(String(f!.checked));
+    expect(d.level).toBe(f!.checked ? f!.level : "NOT_CHECKED");
+    if (!f!.checked) {
+      expect(d.text).toContain("NOT CHECKED");
+      expect(d.text).not.toContain("PASS");
+    }
   }
-  expect(drawn.filter((d) => d.level === "PASS").length).toBe(newest.filter((f) => f.checked && f.level === "PASS").length);
+  await timeline.getByTestId("not-checked-chip").click();
+  await expect(lane).toHaveAttribute("data-total", String(skipped.length));
+  for (const d of await drawnCards()) expect(byId.get(d.id)?.checked).toBe(false);
+  await timeline.getByTestId("not-checked-chip").click();
+  await expect(lane).toHaveAttribute("data-total", String(s.frames.length));
 
   // The stream-end: each lane shows the worst it saw (frames: checked only; audio: the tone's PASS segments),
   // not the stream verdict the callbacks carry for both.
