@@ -43,7 +43,7 @@ export interface StreamHealthSnapshot extends StreamCounters {
   lastError: { at: string; message: string; errorCode: number | null } | null;
 }
 
-export type HealthEventKind = "connected" | "source_lost" | "retrying" | "recovered" | "stalled" | "ended";
+export type HealthEventKind = "connected" | "source_lost" | "retrying" | "recovered" | "stalled" | "ended" | "handover";
 
 /** A change of a stream's health, stored (stream_health_events) so a gap in the timeline explains itself. */
 export interface StreamHealthEvent {

@@ -72,9 +72,42 @@ export interface Config {
   trustProxy: boolean;
   /** REDIS_URL: socket.io events travel between dashboard nodes (server/hub) */
   redisUrl: string | null;
+  /**
+   * Scaled mode (REDIS_URL and DATABASE_URL both set): video files go through a BullMQ queue on Redis and are run by
+   * the processes that take work (`npm run worker`, or a node with WORKER=1); see README "Deployment".
+   */
+  scale: {
+    on: boolean;
+    /** this process takes file jobs (always outside scaled mode; WORKER=1 or `npm run worker` inside it) */
+    takesFiles: boolean;
+    /** this process runs live streams: every node outside scaled mode; inside it the processes that take work, each holding a lease per stream */
+    runsStreams: boolean;
+    /** a stream whose worker stopped renewing its lease this long ago is taken over by another (STREAM_LEASE_SEC) */
+    streamLeaseSec: number;
+    /** this process's name in stream leases and the workers table (WORKER_NAME; default host-pid) */
+    workerName: string;
+    /** BullMQ key prefix (QUEUE_PREFIX): several deployments, or test runs, can share one Redis */
+    queuePrefix: string;
+    /** a file job whose worker stopped renewing its lock this long ago is taken by another worker (FILE_JOB_LOCK_SEC) */
+    fileJobLockSec: number;
+  };
   /** GET /metrics: a bearer token (METRICS_TOKEN) and the networks let in without it (METRICS_ALLOW) */
   metrics: { token: string | null; allow: string[] };
   dev: boolean;
+}
+
+function scaleConfig(env: NodeJS.ProcessEnv): Config["scale"] {
+  const on = Boolean(env.REDIS_URL && env.DATABASE_URL);
+  const workerOnly = env.PROCESS_ROLE === "worker";
+  return {
+    on,
+    takesFiles: !on || workerOnly || env.WORKER === "1",
+    runsStreams: !on || workerOnly || env.WORKER === "1",
+    streamLeaseSec: Math.max(2, num("STREAM_LEASE_SEC", 10, env)),
+    queuePrefix: env.QUEUE_PREFIX || "moderation",
+    workerName: env.WORKER_NAME || `${os.hostname()}-${process.pid}`,
+    fileJobLockSec: Math.max(2, num("FILE_JOB_LOCK_SEC", 15, env)),
+  };
 }
 
 function num(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
@@ -150,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supervisorInitialPassword: env.SUPERVISOR_INITIAL_PASSWORD || null,
     trustProxy: env.TRUST_PROXY === "1",
     redisUrl: env.REDIS_URL || null,
+    scale: scaleConfig(env),
     metrics: { token: env.METRICS_TOKEN || null, allow: (env.METRICS_ALLOW ?? "127.0.0.1/8,::1").split(",").map((s) => s.trim()).filter(Boolean) },
     dev: env.NODE_ENV !== "production",
   };

@@ -20,6 +20,7 @@ import { createLists, type Lists } from "./dashboard/lists";
 import { checkCallbackTarget } from "./task/url-policy";
 import { redactSecrets } from "./service/redact";
 import { missingPackages } from "./setup/debian-packages";
+import { StreamLeases } from "./scale/stream-leases";
 
 export interface Engine {
   ctx: EngineContext;
@@ -97,6 +98,7 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
   const files = new FileRunner(ctx, config.fileConcurrency);
   const streams = new StreamRunner(ctx);
   const lists = createLists({ dataDir: config.dataDir, detect });
+  let leases: StreamLeases | null = null;
 
   const engine: Engine = {
     ctx,
@@ -121,10 +123,15 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
       });
       dispatcher.start();
       await files.resume();
-      await streams.resume();
+      if (!config.scale.on) await streams.resume();
+      else if (config.scale.runsStreams) {
+        // scaled mode: streams are claimed through leases by the processes that take work (README "Deployment")
+        leases = new StreamLeases(ctx, streams, { owner: config.scale.workerName, leaseSec: config.scale.streamLeaseSec, capacity: config.streamCapacity, behindWindowMs: config.streamAdmissionWindowSec * 1000 });
+        leases.start();
+      }
     },
     async stop() {
-      await Promise.all([files.stop(), streams.stop()]);
+      await Promise.all([files.stop(), leases ? leases.stop() : streams.stop()]);
       await dispatcher.stop();
       await lists.close();
       await Promise.all([detect.close(), audio.close()]);

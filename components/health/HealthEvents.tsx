@@ -10,6 +10,7 @@ const KIND_STYLE: Record<StreamHealthEvent["kind"], string> = {
   retrying: "text-risk-review",
   stalled: "text-risk-review",
   ended: "text-zinc-400",
+  handover: "text-risk-review",
 };
 
 const KIND_LABEL: Record<StreamHealthEvent["kind"], string> = {
@@ -19,6 +20,7 @@ const KIND_LABEL: Record<StreamHealthEvent["kind"], string> = {
   retrying: "retrying",
   stalled: "flagged",
   ended: "ended",
+  handover: "moved worker",
 };
 
 /** The stored health changes of a stream, newest first: why the timeline has a gap. */

@@ -196,6 +196,11 @@ export class StreamHealthMonitor {
     this.pull = { ...this.pull, endReason: null, endErrorCode: null, ...p, since: new Date().toISOString() };
   }
 
+  /** Scaled mode: the stream moved between workers (taken over after a worker died, or shed by a worker behind). */
+  handover(message: string): void {
+    this.record("handover", message);
+  }
+
   private record(kind: HealthEventKind, message: string, extra: Partial<Pick<NewHealthEvent, "attempt" | "of" | "nextAttemptAt" | "errorCode">> = {}): void {
     this.lastPublished = Date.now();
     const snapshot = this.snapshot();

@@ -263,4 +263,21 @@ CREATE TABLE stream_health_events (
 CREATE INDEX stream_health_events_task_idx ON stream_health_events (request_id, id);
 `,
   },
+  {
+    // scaled mode (server/scale): which worker holds a live stream (a lease it renews), a Close asked on another
+    // node, and the workers' declared capacity (heartbeat)
+    id: "0230_stream_leases",
+    sql: `
+ALTER TABLE tasks ADD COLUMN lease_owner text;
+ALTER TABLE tasks ADD COLUMN lease_until timestamptz;
+ALTER TABLE tasks ADD COLUMN close_requested_at timestamptz;
+CREATE TABLE stream_workers (
+  name text PRIMARY KEY,
+  capacity integer NOT NULL,
+  held integer NOT NULL,
+  behind integer NOT NULL,
+  heartbeat_at timestamptz NOT NULL
+);
+`,
+  },
 ];

@@ -22,6 +22,10 @@ export const tasks = pgTable(
     identity: text("identity"),
     /** streams: running state that must survive a restart */
     state: jsonb("state").$type<StreamState>(),
+    /** scaled mode: the worker holding this live stream, until when, and a Close asked on another node */
+    leaseOwner: text("lease_owner"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
+    closeRequestedAt: timestamp("close_requested_at", { withTimezone: true, mode: "date" }),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
@@ -222,3 +226,12 @@ export interface StreamState {
 }
 export type TaskRow = typeof tasks.$inferSelect;
 export type DeliveryRow = typeof deliveries.$inferSelect;
+
+/** Scaled mode: every process that runs live streams, its declared capacity and load (a heartbeat). */
+export const streamWorkers = pgTable("stream_workers", {
+  name: text("name").primaryKey(),
+  capacity: integer("capacity").notNull(),
+  held: integer("held").notNull(),
+  behind: integer("behind").notNull(),
+  heartbeatAt: timestamp("heartbeat_at", { withTimezone: true, mode: "date" }).notNull(),
+});

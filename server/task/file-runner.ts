@@ -3,26 +3,71 @@ import { Code, codeMessage } from "../../lib/contract/codes";
 import { tasks } from "../store/schema";
 import type { EngineContext } from "./context";
 import { runVideoFile } from "./file-pipeline";
+import { fileJobs, fileJobWorker, type FileJobs, type FileJobWorker } from "../queue/file-jobs";
 
 /** A task that crashed the pipeline this many times is ended with 1903 instead of retried forever. */
 const MAX_RUNS = 3;
 
-/** Runs accepted video files with bounded concurrency; the store is the queue, so a restart resumes. */
+/**
+ * Runs accepted video files with bounded concurrency; the store is the queue, so a restart resumes. In scaled mode
+ * (server/queue) files go through a BullMQ queue instead, run by the processes that take files.
+ */
 export class FileRunner {
   private readonly waiting: string[] = [];
   private readonly active = new Map<string, AbortController>();
   private stopped = false;
+  /** scaled mode: the shared queue, this process's worker on it (when it takes files), the queue's waiting count */
+  private readonly jobs: FileJobs | null;
+  private worker: FileJobWorker | null = null;
+  private queuedElsewhere = 0;
+  private depthTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly ctx: EngineContext,
     private readonly concurrency: number,
-  ) {}
+  ) {
+    const { scale, redisUrl } = ctx.config;
+    this.jobs = scale.on && redisUrl ? fileJobs(redisUrl, scale.queuePrefix) : null;
+  }
 
-  /** Picks up every task a previous process accepted but did not finish. */
+  /** Picks up every task a previous process accepted but did not finish; in scaled mode starts taking jobs. */
   async resume(): Promise<void> {
     const rows = await this.ctx.store.db.select({ id: tasks.requestId }).from(tasks).where(and(eq(tasks.kind, "video"), inArray(tasks.status, ["queued", "processing"]))).orderBy(tasks.createdAt);
-    rows.forEach((r) => this.enqueue(r.id));
+    if (this.jobs) {
+      // every process queues what the store says is unfinished: a job that waits or runs already is not doubled
+      for (const r of rows) await this.jobs.add(r.id);
+      const { scale, redisUrl } = this.ctx.config;
+      if (scale.takesFiles) {
+        this.worker = fileJobWorker(redisUrl!, scale.queuePrefix, { concurrency: this.concurrency, lockSec: scale.fileJobLockSec, run: (id, signal) => this.runJob(id, signal), log: this.ctx.log });
+      }
+      const poll = () => void this.jobs!.waiting().then((n) => (this.queuedElsewhere = n), () => undefined);
+      poll();
+      this.depthTimer = setInterval(poll, 1000);
+      this.depthTimer.unref();
+    } else {
+      rows.forEach((r) => this.enqueue(r.id));
+    }
     await this.requeueLostCallbacks();
+  }
+
+  /** One file job of the shared queue, run here (scaled mode). */
+  private async runJob(id: string, signal: AbortSignal): Promise<void> {
+    if (this.stopped) return;
+    const ac = new AbortController();
+    const stop = () => ac.abort();
+    signal.addEventListener("abort", stop, { once: true });
+    this.active.set(id, ac);
+    try {
+      this.ctx.log(`file ${id}: taken from the queue`);
+      for (;;) {
+        const retry = await this.run(id, ac.signal);
+        if (!retry || ac.signal.aborted) break;
+      }
+      if (!ac.signal.aborted) this.ctx.log(`file ${id}: finished here`);
+    } finally {
+      this.active.delete(id);
+      signal.removeEventListener("abort", stop);
+    }
   }
 
   /**
@@ -49,25 +94,32 @@ export class FileRunner {
   }
 
   enqueue(requestId: string): void {
+    if (this.jobs) {
+      void this.jobs.add(requestId).catch((err: Error) => this.ctx.log(`file ${requestId}: could not queue: ${err.message}`));
+      return;
+    }
     if (this.stopped || this.waiting.includes(requestId) || this.active.has(requestId)) return;
     this.waiting.push(requestId);
     this.pump();
   }
 
-  /** Files accepted but not yet processing (FILE_QUEUE_MAX bounds it). */
+  /** Files accepted but not yet processing (FILE_QUEUE_MAX bounds it); in scaled mode the shared queue's, read each second. */
   get waitingCount(): number {
-    return this.waiting.length;
+    return this.jobs ? this.queuedElsewhere : this.waiting.length;
   }
 
   get pending(): number {
-    return this.waiting.length + this.active.size;
+    return this.waitingCount + this.active.size;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.waiting.length = 0;
+    if (this.depthTimer) clearInterval(this.depthTimer);
     for (const c of this.active.values()) c.abort();
+    await this.worker?.close();
     while (this.active.size) await new Promise((r) => setTimeout(r, 20));
+    await this.jobs?.close();
   }
 
   private pump(): void {
@@ -75,25 +127,33 @@ export class FileRunner {
       const id = this.waiting.shift()!;
       const ac = new AbortController();
       this.active.set(id, ac);
-      void this.run(id, ac.signal).finally(() => {
-        this.active.delete(id);
-        this.pump();
-      });
+      void this.run(id, ac.signal)
+        .then((retry) => void (retry && this.waiting.push(id)))
+        .finally(() => {
+          this.active.delete(id);
+          this.pump();
+        });
     }
   }
 
-  private async run(id: string, signal: AbortSignal): Promise<void> {
+  /** Runs one file; true when it crashed the pipeline and may be run again. */
+  private async run(id: string, signal: AbortSignal): Promise<boolean> {
     const [task] = await this.ctx.store.db.select().from(tasks).where(eq(tasks.requestId, id));
-    if (!task || (task.status !== "queued" && task.status !== "processing")) return;
-    if (task.runCount >= MAX_RUNS) return this.fail(id, task.btId ?? "", task.request.callback as string | undefined, `processing failed ${task.runCount} times`);
+    if (!task || (task.status !== "queued" && task.status !== "processing")) return false;
+    if (task.runCount >= MAX_RUNS) {
+      await this.fail(id, task.btId ?? "", task.request.callback as string | undefined, `processing failed ${task.runCount} times`);
+      return false;
+    }
     try {
       await runVideoFile(this.ctx, task, signal);
+      return false;
     } catch (err) {
-      if (signal.aborted) return; // shutting down: the task stays "processing" and resumes at next start
+      if (signal.aborted) return false; // shutting down: the task stays "processing" and resumes at next start (or on another worker)
       this.ctx.log(`file ${id} failed: ${(err as Error).stack ?? err}`);
       const [again] = await this.ctx.store.db.select().from(tasks).where(eq(tasks.requestId, id));
-      if (again && again.runCount < MAX_RUNS) this.waiting.push(id);
-      else await this.fail(id, task.btId ?? "", task.request.callback as string | undefined, (err as Error).message);
+      if (again && again.runCount < MAX_RUNS) return true;
+      await this.fail(id, task.btId ?? "", task.request.callback as string | undefined, (err as Error).message);
+      return false;
     }
   }
 

@@ -97,6 +97,28 @@ export class StreamRunner {
     return this.running.has(requestId);
   }
 
+  /** Scaled mode: a health event on a stream this process holds, saying it moved between workers. */
+  noteHandover(requestId: string, message: string): void {
+    this.running.get(requestId)?.task.noteHandover(message);
+  }
+
+  /** Tasks this process holds, ending ones included (scaled mode renews their leases). */
+  ids(): string[] {
+    return [...this.running.keys()];
+  }
+
+  isEnding(requestId: string): boolean {
+    return this.running.get(requestId)?.task.isEnding ?? false;
+  }
+
+  /** Scaled mode: stop pulling one stream without ending it (its state saved), for another process to resume. */
+  async release(requestId: string): Promise<void> {
+    const r = this.running.get(requestId);
+    if (!r) return;
+    await r.task.stop();
+    if (this.running.get(requestId) === r) this.running.delete(requestId);
+  }
+
   /**
    * Close: a task running here stops pulling and ends. A task the store says is running but this process does
    * not run (yet: e.g. a Close that arrives after a restart, before resume()) ends here without pulling, with

@@ -11,6 +11,7 @@ import { initialStreamState, type StreamRequest } from "./stream-task";
 import { requireOutboxRoom } from "./outbox-policy";
 import { DASHBOARD_PRINCIPAL } from "../service/principals";
 import { checkCallbackTarget, checkMediaSource, requireAllowed } from "./url-policy";
+import { closeElsewhere, clusterFull, runningCount, runningDuplicate } from "../scale/stream-leases";
 
 type Product = "videostream" | "audiostream";
 
@@ -32,12 +33,17 @@ export async function submitStream(ctx: EngineContext, runner: StreamRunner, pro
   }
 
   const identity = streamIdentity(data);
-  const dup = runner.findDuplicate(product, keyId, identity);
+  // scaled mode: the streams run on the workers, so the store (not this process) says what runs
+  const scaled = ctx.config.scale.on;
+  const dup = scaled ? await runningDuplicate(ctx, product, keyId, identity) : runner.findDuplicate(product, keyId, identity);
   if (dup) return { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS), requestId: dup, detail: { errorCode: DUPLICATE_STREAM_ERROR_CODE, dupRequestId: dup } };
   const dashboard = keyId === DASHBOARD_PRINCIPAL;
   const max = dashboard ? ctx.config.dashboardMaxStreams : ctx.config.maxConcurrentStreams;
-  if (runner.countFor(keyId) >= max) throw tooMany(product, dashboard ? `at most ${max} concurrent dashboard streams (DASHBOARD_MAX_STREAMS)` : `at most ${max} concurrent streams per accessKey`);
-  requireCapacity(ctx, runner, product);
+  if ((scaled ? await runningCount(ctx, keyId) : runner.countFor(keyId)) >= max) throw tooMany(product, dashboard ? `at most ${max} concurrent dashboard streams (DASHBOARD_MAX_STREAMS)` : `at most ${max} concurrent streams per accessKey`);
+  if (scaled) {
+    const full = await clusterFull(ctx);
+    if (full) throw tooMany(product, `the service is at capacity: ${full}; try again later`);
+  } else requireCapacity(ctx, runner, product);
   await requireOutboxRoom(ctx, keyId);
 
   const now = new Date();
@@ -63,7 +69,8 @@ export async function submitStream(ctx: EngineContext, runner: StreamRunner, pro
       expiresAt: new Date(now.getTime() + ctx.config.retentionHours * 3600_000),
     })
     .returning();
-  runner.start(row);
+  // scaled mode: the least loaded worker with room claims it within a tick (server/scale/stream-leases.ts)
+  if (!scaled) runner.start(row);
   return { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS, "en", product), requestId };
 }
 
@@ -91,6 +98,6 @@ export async function closeStream(ctx: EngineContext, runner: StreamRunner, prod
   if (!row) throw invalid(`requestId ${JSON.stringify(requestId)} is not a ${product} task of this accessKey`);
   // an already-ended task answers 1100 and sends no second stream-end (CONTRACT §2.2)
   // a running task this process does not run yet (Close right after a restart) is ended by the runner too, with its stream-end
-  if (row.status === "running") await runner.close(requestId);
+  if (row.status === "running") await (ctx.config.scale.on && !runner.isRunning(requestId) ? closeElsewhere(ctx, runner, requestId) : runner.close(requestId));
   return { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS, "en", product), requestId: newRequestId() };
 }

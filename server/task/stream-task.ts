@@ -153,6 +153,11 @@ export class StreamTask {
     };
   }
 
+  /** Scaled mode: records that the stream moved between workers (a health event: the gap explains itself). */
+  noteHandover(message: string): void {
+    this.monitor.handover(message);
+  }
+
   start(): void {
     // a crash interrupted this task's end (its reason was stored): complete the end, never pull again
     if (this.state.endReason) {

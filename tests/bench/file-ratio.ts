@@ -34,7 +34,8 @@ async function ffmpegFloor(file: string, dir: string, durationSec: number, every
 export async function benchFileRatio(): Promise<Record<string, unknown>> {
   const file = await makeVideo({ name: "bench-60s-720p", durationSec: 60, width: 1280, height: 720, fps: 25, audio: "tone", qr: { text: "https://spam.example/bench", fromSec: 20, toSec: 30 }, text: { content: "Add WeChat: maifen888 cheap followers", fromSec: 40, toSec: 50 } });
   const web = await startStaticServer(mediaDir());
-  const svc = await startTestService();
+  // the product default: one detector thread per core (the test helper starts one)
+  const svc = await startTestService({ env: { DETECT_WORKERS: String(os.availableParallelism()) } });
   const tmp = await mkdtemp(path.join(os.tmpdir(), "bench-floor-"));
   try {
     const engine = svc.engine!;

@@ -69,6 +69,9 @@ async function barePullCpuPct(url: string, cadence: number, sec: number): Promis
   return Math.round(pct * 10) / 10;
 }
 
+/** issue #13: frame grabbed → callback received p95 ≤ 1 s at the load held */
+const LATENCY_TARGET_P95_MS = 1000;
+
 interface CapacityRun {
   streams: number;
   windowSec: number;
@@ -78,10 +81,13 @@ interface CapacityRun {
   minCheckedPerStream: number;
   maxCheckedPerStream: number;
   keptUp: boolean;
-  latencyP50Ms: number;
-  latencyP95Ms: number;
-  serviceCpuPct: number;
-  cpuPctPerStream: number;
+  /** frame grabbed → callback received p95 ≤ LATENCY_TARGET_P95_MS */
+  latencyWithinTarget: boolean;
+  latencyP50Ms: number | null;
+  latencyP95Ms: number | null;
+  serviceCpuPct: number | null;
+  cpuPctPerStream: number | null;
+  note?: string;
 }
 
 /**
@@ -111,7 +117,16 @@ export async function benchLiveCapacity(): Promise<Record<string, unknown>> {
       const ids: string[] = [];
       for (const s of sources) ids.push(String((await svc.post("/videostream/v4", { ...stream(s.rtmpUrl, rx.url, cadence), imgType: "QRCODE_ADVERT_IMGTEXTRISK_EROTIC" })).requestId));
       // every stream has called back once (join + model warm-up), then the window starts
-      await rx.until((r) => new Set(r.map((x) => x.body.requestId)).size >= n, 120_000);
+      const taskOf = (x: { body: Record<string, unknown> }) => String(x.body.requestId).replace(/_[va]\d+$/, "");
+      const joined = await rx.until((r) => ids.every((id) => r.some((x) => taskOf(x) === id)), 120_000).then(() => true, () => false);
+      if (!joined) {
+        // some stream never got a first frame called back in two minutes: this count is past what the machine holds
+        const started = ids.filter((id) => rx.received.some((x) => taskOf(x) === id)).length;
+        runs.push({ streams: n, windowSec: 0, framesExpectedPerStream: windowSec / cadence, framesChecked: 0, framesNotChecked: 0, minCheckedPerStream: 0, maxCheckedPerStream: 0, keptUp: false, latencyWithinTarget: false, latencyP50Ms: null, latencyP95Ms: null, serviceCpuPct: null, cpuPctPerStream: null, note: `only ${started} of ${n} streams had a first frame called back within 120 s` });
+        firstBehind = n;
+        for (const id of ids) await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: id });
+        break;
+      }
       await new Promise((r) => setTimeout(r, cadence * 1000));
       const from = rx.received.length;
       const c0 = serviceCpuSec();
@@ -121,12 +136,12 @@ export async function benchLiveCapacity(): Promise<Record<string, unknown>> {
       const window = rx.received.slice(from).filter((r) => r.body.frameDetail);
       const detail = (r: (typeof window)[number]) => r.body.frameDetail as { auxInfo: { imgTime: string; detectType?: number } };
       const checked = window.filter((r) => detail(r).auxInfo.detectType !== 2);
-      const perStream = ids.map((id) => checked.filter((r) => r.body.requestId === id).length);
+      const perStream = ids.map((id) => checked.filter((r) => taskOf(r) === id).length);
       const expected = windowSec / cadence;
       const lat = checked.map((r) => r.at - imgTimeMs(detail(r).auxInfo.imgTime)).sort((a, b) => a - b);
       const notChecked = window.length - checked.length;
       const keptUp = notChecked === 0 && Math.min(...perStream) >= expected * 0.9;
-      runs.push({ streams: n, windowSec: Math.round((Date.now() - t0) / 1000), framesExpectedPerStream: expected, framesChecked: checked.length, framesNotChecked: notChecked, minCheckedPerStream: Math.min(...perStream), maxCheckedPerStream: Math.max(...perStream), keptUp, latencyP50Ms: percentile(lat, 50), latencyP95Ms: percentile(lat, 95), serviceCpuPct: Math.round(cpuPct), cpuPctPerStream: Math.round(cpuPct / n) });
+      runs.push({ streams: n, windowSec: Math.round((Date.now() - t0) / 1000), framesExpectedPerStream: expected, framesChecked: checked.length, framesNotChecked: notChecked, minCheckedPerStream: Math.min(...perStream), maxCheckedPerStream: Math.max(...perStream), keptUp, latencyWithinTarget: percentile(lat, 95) <= LATENCY_TARGET_P95_MS, latencyP50Ms: percentile(lat, 50), latencyP95Ms: percentile(lat, 95), serviceCpuPct: Math.round(cpuPct), cpuPctPerStream: Math.round(cpuPct / n) });
       for (const id of ids) await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: id });
       if (!keptUp) {
         firstBehind = n;
@@ -139,9 +154,12 @@ export async function benchLiveCapacity(): Promise<Record<string, unknown>> {
     }
   }
   const held = runs.filter((r) => r.keptUp).at(-1)?.streams ?? 0;
+  const heldInTime = runs.filter((r) => r.keptUp && r.latencyWithinTarget).at(-1)?.streams ?? 0;
   const perStream = runs.filter((r) => r.keptUp).at(-1)?.cpuPctPerStream ?? runs[0]?.cpuPctPerStream ?? 0;
   return {
     streamsHeld: held,
+    streamsHeldWithinLatencyTarget: heldInTime,
+    latencyTargetP95Ms: LATENCY_TARGET_P95_MS,
     firstCountBehind: firstBehind,
     barePullCpuPct: bare,
     cpuPerStreamOverBarePull: bare > 0 ? Math.round((perStream / bare) * 10) / 10 : null,

@@ -6,6 +6,32 @@ import { benchHubLatency } from "./hub-latency";
 import { benchLiveCapacity, benchLiveLatency } from "./live";
 import { benchTimelineScroll } from "./timeline-scroll";
 import { benchPreview } from "./preview";
+import { benchScale } from "./scale";
+
+type Section = Record<string, unknown> | undefined;
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+const figure = (value: unknown, target: string, floor?: unknown, ratio?: unknown) => ({ value: num(value), ...(floor === undefined ? {} : { floor: num(floor) }), ...(ratio === undefined ? {} : { ratio: num(ratio) }), target });
+
+/** Every headline figure beside its floor (the bare tools doing the same work) and its target, in one place. */
+function summarize(o: Record<string, unknown>): Record<string, unknown> {
+  const file = o.file as Section;
+  const floor = file?.floor as Section;
+  const cap = o.liveCapacity as Section;
+  const lat = o.liveLatency as Section;
+  const hub = o.hub as Section;
+  const heldRun = (cap?.runs as Array<Record<string, unknown>> | undefined)?.filter((r) => r.keptUp).at(-1);
+  return {
+    fileProcessingSec: figure(file?.processingSec, "≤ 1.3 × floor", floor?.sec, file?.fileOverFloor),
+    fileRatio: figure(file?.ratio, "≤ vendor 0.333 (≈ 0.08 at the floor)", floor?.ratio),
+    detectorPipelineOverIsolation: figure(file?.detectorPipelineOverIsolation, "≥ 0.8"),
+    streamsHeld: { value: num(cap?.streamsHeld), withinLatencyTarget: num(cap?.streamsHeldWithinLatencyTarget), firstCountBehind: num(cap?.firstCountBehind), target: "≥ 20 (720p, 3 s cadence, QR + OCR + NSFW, every frame checked, p95 ≤ 1 s)" },
+    cpuPctPerStream: figure(heldRun?.cpuPctPerStream, "≤ 1.5 × a bare pull", cap?.barePullCpuPct, cap?.cpuPerStreamOverBarePull),
+    captureToCallbackMs: { p50: num(lat?.captureToCallbackP50Ms), p95: num(lat?.captureToCallbackP95Ms), atStreamsHeld: heldRun ? { p50: num(heldRun.latencyP50Ms), p95: num(heldRun.latencyP95Ms) } : null, target: "p95 ≤ 1000 at the streams held" },
+    fanOutCallbacksPerSec: figure(hub?.callbacksPerSecToAllBrowsers, "≥ 0.5 × raw socket.io", hub?.rawSocketIoBroadcastsPerSec, hub?.receiverOverRaw),
+    scaleOut: { filesPerMinute: ((o.scale as Section)?.files as Array<Record<string, unknown>> | undefined)?.map((f) => ({ workers: num(f.workers), perMinute: num(f.filesPerMinute) })) ?? null, takeoverMs: num(((o.scale as Section)?.takeover as Section)?.takeoverMs), target: "takeover < 15 s" },
+    callbackToBrowserAt500PerSec: { p50: num(hub?.pacedP50Ms), p99: num(hub?.pacedP99Ms), target: "p99 < 50 ms" },
+  };
+}
 
 const only = process.argv[2];
 const out: Record<string, unknown> = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, at: new Date().toISOString() };
@@ -18,6 +44,7 @@ const sections: Array<[string, () => Promise<unknown>]> = [
   ["liveCapacity", () => benchLiveCapacity()],
   ["preview", () => benchPreview()],
   ["timelineScroll", () => benchTimelineScroll()],
+  ["scale", () => benchScale()],
 ];
 for (const [name, fn] of sections) {
   if (only && only !== name) continue;
@@ -27,5 +54,6 @@ for (const [name, fn] of sections) {
     out[name] = { error: (err as Error).message };
   }
 }
+out.summary = summarize(out);
 console.log(JSON.stringify(out, null, 2));
 process.exit(0);

@@ -80,9 +80,18 @@ test("the timeline page plays the preview near the live edge and seeks to a hit 
   expect(sorted[Math.floor(sorted.length / 2)], "median latency").toBeLessThanOrEqual(6000);
 
   // a hit on the seek bar: clicking it plays that moment
-  const mark = page.getByTestId("preview-mark").first();
-  await expect(mark).toBeVisible({ timeout: 40_000 });
-  const at = Number(await mark.getAttribute("data-at"));
+  // a mark well inside the retained span (not the stream's first fragment, not the live edge still being written)
+  const seekbar = page.getByTestId("preview-seekbar");
+  const inside = async () => {
+    const start = Number(await seekbar.getAttribute("data-start"));
+    const end = Number(await seekbar.getAttribute("data-end"));
+    const marks = await page.getByTestId("preview-mark").evaluateAll((els) => els.map((e) => ({ id: e.getAttribute("data-event-id") ?? "", at: Number(e.getAttribute("data-at")) })));
+    return marks.filter((m) => m.at >= start + 4000 && m.at <= end - 8000).at(-1) ?? null;
+  };
+  await expect.poll(inside, { timeout: 60_000, message: "a hit mark inside the retained preview" }).not.toBeNull();
+  const chosen = (await inside())!;
+  const mark = page.locator(`[data-testid="preview-mark"][data-event-id="${chosen.id}"]`);
+  const at = chosen.at;
   const clickedMark = Date.now();
   await mark.click();
   await expect.poll(() => seekedTo(page, at, clickedMark), { timeout: 10_000, message: "plays from the mark" }).toBe(true);
@@ -94,10 +103,21 @@ test("the timeline page plays the preview near the live edge and seeks to a hit 
   // back to live, then a hit's frame card seeks the video to that frame too
   await page.getByRole("button", { name: "Go live" }).click();
   await expect.poll(async () => Date.now() - (await playingAt(page)), { timeout: 10_000 }).toBeLessThan(6000);
-  const hitId = await mark.getAttribute("data-event-id");
-  // the frame lane renders only the cards in view: show only the REJECT frames, so the hit's card is among them
+  const hitId = chosen.id;
+  // the frame lane renders only the cards in view (newest first): show only the REJECT frames and scroll back to the hit's card
   await page.getByTestId("only-REJECT").click();
   const card = page.locator(`[data-testid="frame-event"][data-event-id="${hitId}"]`);
+  const scroller = page.getByTestId("frame-scroller");
+  await expect
+    .poll(
+      async () => {
+        if ((await card.count()) > 0) return true;
+        await scroller.evaluate((el) => el.scrollBy({ left: 300 }));
+        return false;
+      },
+      { timeout: 30_000, intervals: [250], message: "the hit's card is drawn" },
+    )
+    .toBe(true);
   const clickedCard = Date.now();
   await card.click();
   await page.keyboard.press("Escape");

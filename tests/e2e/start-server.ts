@@ -9,13 +9,17 @@ if (!existsSync(path.resolve(".next", "BUILD_ID"))) {
   process.exit(1);
 }
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "moderation-e2e-"));
-process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));
+// E2E_SCALED=1 (tests/e2e/scale-nodes.spec.ts): one node of a scaled deployment, on the store, Redis and data dir
+// the spec made for it (E2E_DATABASE_URL, E2E_REDIS_URL, E2E_DATA_DIR; the spec removes them)
+const scaled = process.env.E2E_SCALED === "1";
+const dataDir = scaled ? process.env.E2E_DATA_DIR! : mkdtempSync(path.join(os.tmpdir(), "moderation-e2e-"));
+if (!scaled) process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));
 
-// The e2e server always gets its own embedded store: a shared PostgreSQL (DATABASE_URL, set by CI for the
+// The e2e server otherwise gets its own embedded store: a shared PostgreSQL (DATABASE_URL, set by CI for the
 // integration tests) would carry tasks from earlier runs into this one.
 delete process.env.DATABASE_URL;
 delete process.env.REDIS_URL; // the embedded default: one process (tests/integration/hub-redis.test.ts covers Redis)
+if (scaled) Object.assign(process.env, { DATABASE_URL: process.env.E2E_DATABASE_URL, REDIS_URL: process.env.E2E_REDIS_URL });
 
 // Object.assign: Next's typings declare NODE_ENV read-only.
 Object.assign(process.env, {

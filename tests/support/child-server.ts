@@ -23,7 +23,7 @@ export interface ChildServer {
 }
 
 /** Starts the server and resolves once it prints its "ready" line (and the engine has resumed). */
-export async function startChildServer(o: { dataDir: string; env?: Record<string, string>; timeoutMs?: number }): Promise<ChildServer> {
+export async function startChildServer(o: { dataDir: string; env?: Record<string, string>; timeoutMs?: number; script?: string; ready?: RegExp }): Promise<ChildServer> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -38,10 +38,12 @@ export async function startChildServer(o: { dataDir: string; env?: Record<string
     RTMP_PORT: "0",
     SERVICE_ONLY: "1",
     NODE_ENV: "production",
+    // one detector thread, as startTestService: callbacks of a stream then leave in capture order
+    DETECT_WORKERS: "1",
     ...o.env,
   };
   // detached: its own process group, so kill9 takes the ffmpeg children with it
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", o.script ?? "server/main.ts"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   // CHILD_SERVER_LOG=<file>: also append everything the server prints there (debugging a failed run)
   const append = (b: Buffer) => {
@@ -54,7 +56,7 @@ export async function startChildServer(o: { dataDir: string; env?: Record<string
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`server not ready in ${o.timeoutMs ?? 60_000} ms:\n${out.slice(-2000)}`)), o.timeoutMs ?? 60_000);
     const check = () => {
-      const m = READY.exec(out);
+      const m = (o.ready ?? READY).exec(out);
       if (m) done(null, m[1]);
     };
     const onExit = (code: number | null) => done(new Error(`server exited (${code}) before ready:\n${out.slice(-2000)}`));

@@ -1,0 +1,86 @@
+// Scaled mode: video files travel from the node that accepted them to the processes that take work through a BullMQ
+// queue on Redis (README "Deployment"). The store stays the truth (task status, result, outbox); the queue only says
+// who runs what. A worker that dies mid-file stops renewing its job's lock; after FILE_JOB_LOCK_SEC BullMQ's stalled
+// check hands the job to another worker, which runs the file again from scratch (the pipeline is re-runnable and a
+// finished task is never run twice: its stored status says so).
+import { DelayedError, Queue, Worker, type Job } from "bullmq";
+
+const QUEUE = "video-files";
+
+export interface FileJobData {
+  requestId: string;
+}
+
+export interface FileJobs {
+  /** queues a file; the same requestId queued twice (a resume after the original) is one job */
+  add(requestId: string): Promise<void>;
+  /** files accepted and not yet taken by a worker */
+  waiting(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Redis connection options BullMQ needs (blocking commands must not give up). */
+function connection(redisUrl: string) {
+  const u = new URL(redisUrl);
+  return {
+    host: u.hostname,
+    port: Number(u.port || 6379),
+    username: u.username ? decodeURIComponent(u.username) : undefined,
+    password: u.password ? decodeURIComponent(u.password) : undefined,
+    db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0,
+    tls: u.protocol === "rediss:" ? {} : undefined,
+    maxRetriesPerRequest: null,
+  };
+}
+
+export function fileJobs(redisUrl: string, prefix: string): FileJobs {
+  const queue = new Queue<FileJobData>(QUEUE, { connection: connection(redisUrl), prefix });
+  queue.on("error", () => undefined);
+  return {
+    async add(requestId) {
+      // the job id is the task's: a second add while the job waits or runs is a no-op. A job of that id that already
+      // ended while the store still says the file is unfinished (a resume) is queued afresh.
+      const old = await queue.getJob(requestId);
+      if (old && ((await old.isCompleted()) || (await old.isFailed()))) await old.remove().catch(() => undefined);
+      await queue.add("file", { requestId }, { jobId: requestId, removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 24 * 3600 } });
+    },
+    waiting: () => queue.getWaitingCount(),
+    close: () => queue.close(),
+  };
+}
+
+export interface FileJobWorker {
+  close(): Promise<void>;
+}
+
+/**
+ * Takes file jobs, `concurrency` at a time, and runs each with `run`; `run` never throws for a file's own failure
+ * (the task records it). The signal aborts a run when this process stops, and the job goes straight back to the
+ * queue; a process that dies instead leaves it to the stalled check.
+ */
+export function fileJobWorker(redisUrl: string, prefix: string, o: { concurrency: number; lockSec: number; run: (requestId: string, signal: AbortSignal) => Promise<void>; log: (m: string) => void }): FileJobWorker {
+  const stopping = new AbortController();
+  const worker = new Worker<FileJobData>(QUEUE, async (job: Job<FileJobData>, token?: string) => {
+    await o.run(job.data.requestId, stopping.signal);
+    if (stopping.signal.aborted && token) {
+      // stopped mid-file: hand the job straight back to the queue for another worker (no wait for the lock to run out)
+      await job.moveToDelayed(Date.now(), token);
+      throw new DelayedError();
+    }
+  }, {
+    connection: connection(redisUrl),
+    prefix,
+    concurrency: o.concurrency,
+    lockDuration: o.lockSec * 1000,
+    stalledInterval: Math.max(1000, Math.floor((o.lockSec * 1000) / 2)),
+    // a file whose worker died this many times is run no more by the queue: the task's own run count ends it (1903)
+    maxStalledCount: 3,
+  });
+  worker.on("error", (err) => o.log(`file queue: ${err.message}`));
+  return {
+    async close() {
+      stopping.abort();
+      await worker.close();
+    },
+  };
+}

@@ -1,0 +1,222 @@
+// Scaled mode (README "Deployment"): live streams are held by the processes that take work, one holder per stream,
+// through a lease in PostgreSQL that the holder renews every tick. A holder that dies stops renewing; once its lease
+// has run out (STREAM_LEASE_SEC) another worker with room claims the stream and resumes it from its stored state
+// (frame and segment numbers continue; what was called back is not sent again). A holder stopped gracefully hands its
+// streams back at once. Each worker declares its capacity and load in `stream_workers` (a heartbeat); the least
+// loaded worker with room claims the next unheld stream, and one whose detectors are behind claims nothing.
+import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { streamWorkers, tasks, type TaskRow } from "../store/schema";
+import type { EngineContext } from "../task/context";
+import type { StreamRunner } from "../task/stream-runner";
+
+export interface LeaseOptions {
+  /** this process's name in leases and the heartbeat table (unique per process) */
+  owner: string;
+  leaseSec: number;
+  /** streams this process takes (STREAM_CAPACITY) */
+  capacity: number;
+  /** detection behind within this window → this worker claims no new stream (STREAM_ADMISSION_WINDOW_SEC) */
+  behindWindowMs: number;
+}
+
+const LIVE_KINDS = ["videostream", "audiostream"] as const;
+
+export class StreamLeases {
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+  private stopped = false;
+  private readonly tickMs: number;
+  /** when this process claimed each stream it holds (the newest is shed first) */
+  private readonly claimedAt = new Map<string, number>();
+  private lastShed = 0;
+  /** streams being stopped here (shed, or their lease lost): not released twice, not shed again */
+  private readonly releasing = new Set<string>();
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly runner: StreamRunner,
+    private readonly o: LeaseOptions,
+  ) {
+    this.tickMs = Math.min(1000, Math.floor((o.leaseSec * 1000) / 3));
+  }
+
+  start(): void {
+    this.ctx.log(`stream leases: ${this.o.owner} takes up to ${this.o.capacity} streams (lease ${this.o.leaseSec} s)`);
+    this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.ticking = this.tick()
+        .catch((err: Error) => this.ctx.log(`stream leases: ${err.message}`))
+        .finally(() => {
+          this.ticking = null;
+          this.schedule(this.tickMs);
+        });
+    }, ms);
+  }
+
+  private get leaseEnd() {
+    return sql`now() + make_interval(secs => ${this.o.leaseSec})`;
+  }
+
+  /** Renew what this process holds (and act on Closes asked elsewhere), announce the load, claim one stream if room. */
+  private async tick(): Promise<void> {
+    const db = this.ctx.store.db;
+    const { owner } = this.o;
+    const held = this.runner.ids();
+    if (held.length) {
+      const kept = await db
+        .update(tasks)
+        .set({ leaseUntil: this.leaseEnd })
+        .where(and(inArray(tasks.requestId, held), eq(tasks.leaseOwner, owner), eq(tasks.status, "running")))
+        .returning({ id: tasks.requestId, closeAsked: tasks.closeRequestedAt });
+      const keptIds = new Set(kept.map((k) => k.id));
+      for (const id of this.claimedAt.keys()) if (!held.includes(id)) this.claimedAt.delete(id);
+      for (const id of held) {
+        if (keptIds.has(id) || this.runner.isEnding(id) || this.releasing.has(id)) continue;
+        // another process holds it now (this one was paused past its lease): stop pulling here, never twice
+        this.ctx.log(`stream ${id}: lease lost, stopping here`);
+        this.releasing.add(id);
+        void this.runner.release(id).finally(() => this.releasing.delete(id));
+      }
+      for (const k of kept) if (k.closeAsked && !this.runner.isEnding(k.id)) void this.runner.close(k.id);
+    }
+    const behind = this.o.behindWindowMs > 0 ? this.runner.behind(this.o.behindWindowMs) : 0;
+    const load = { capacity: this.o.capacity, held: this.runner.active, behind, heartbeatAt: new Date() };
+    await db.insert(streamWorkers).values({ name: owner, ...load }).onConflictDoUpdate({ target: streamWorkers.name, set: load });
+    if (this.stopped) return;
+    const peers = await db.select().from(streamWorkers).where(gt(streamWorkers.heartbeatAt, new Date(Date.now() - this.o.leaseSec * 1000)));
+    if (behind > 0) {
+      // at most one stream shed per lease period, so the detectors get the time to catch up before the next
+      if (Date.now() - this.lastShed > Math.max(this.o.leaseSec * 1000, this.o.behindWindowMs) && (await this.shed(peers))) this.lastShed = Date.now();
+      return;
+    }
+    if (this.o.capacity > 0 && this.runner.active >= this.o.capacity) return;
+    // the least loaded worker with room takes the next stream: spreads streams evenly
+    if (peers.some((p) => p.name !== owner && p.behind === 0 && p.held < p.capacity && p.held < this.runner.active)) return;
+    // one stream per tick; the previous holder (if any) is read in the same statement for the handover note
+    const claimed = (await db.execute(sql`
+      WITH c AS (
+        SELECT request_id, lease_owner AS prev_owner, lease_until AS prev_until FROM tasks
+        WHERE kind IN ('videostream', 'audiostream') AND status = 'running' AND (lease_until IS NULL OR lease_until < now())
+        ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED
+      )
+      UPDATE tasks t SET lease_owner = ${owner}, lease_until = ${this.leaseEnd} FROM c WHERE t.request_id = c.request_id
+      RETURNING t.request_id AS id, c.prev_owner AS "prevOwner", c.prev_until AS "prevUntil"`)) as unknown as { rows: Array<{ id: string; prevOwner: string | null; prevUntil: Date | string | null }> };
+    const got = claimed.rows[0];
+    if (!got) return;
+    const [row] = await db.select().from(tasks).where(eq(tasks.requestId, got.id));
+    if (!row || this.stopped) return;
+    this.take(row, got.prevOwner, got.prevUntil ? new Date(got.prevUntil) : null);
+  }
+
+  private take(row: TaskRow, prevOwner: string | null, prevUntil: Date | null): void {
+    const resumed = row.state && (row.state.nextFrameIndex > 1 || row.state.nextSegmentIndex > 1) ? " (resumed)" : "";
+    this.ctx.log(`stream ${row.requestId}: taken by ${this.o.owner}${resumed}${prevOwner ? ` from ${prevOwner}` : ""}`);
+    if (row.closeRequestedAt) {
+      void this.runner.close(row.requestId);
+      return;
+    }
+    this.claimedAt.set(row.requestId, Date.now());
+    this.runner.start(row);
+    if (prevOwner && !prevOwner.startsWith("close-")) {
+      const gone = prevUntil ? ` (its lease ran out ${Math.max(0, Math.round((Date.now() - prevUntil.getTime()) / 1000))} s ago)` : " (it handed the stream back)";
+      this.runner.noteHandover(row.requestId, `taken over by worker ${this.o.owner} from ${prevOwner}${gone}: frames in between were not pulled`);
+    }
+  }
+
+  /**
+   * A worker whose detection is behind hands its newest stream to a worker with room instead of leaving frames
+   * unchecked; returns whether it shed one.
+   */
+  private async shed(peers: ReadonlyArray<{ name: string; capacity: number; held: number; behind: number }>): Promise<boolean> {
+    if (this.runner.active < 2) return false;
+    const taker = peers.find((p) => p.name !== this.o.owner && p.behind === 0 && (p.capacity === 0 || p.held < p.capacity));
+    if (!taker) return false;
+    const newest = [...this.claimedAt.entries()].filter(([id]) => this.runner.isRunning(id) && !this.runner.isEnding(id) && !this.releasing.has(id)).sort((a, b) => b[1] - a[1])[0]?.[0];
+    if (!newest) return false;
+    this.ctx.log(`stream ${newest}: shed (detection behind on ${this.o.owner}; ${taker.name} has room)`);
+    this.runner.noteHandover(newest, `handed back by worker ${this.o.owner}: its detection fell behind; a worker with room takes it`);
+    this.claimedAt.delete(newest);
+    // not awaited: stopping drains briefly, and the ticks must go on renewing (this stream's lease too, until it is
+    // stopped here; only then is it offered to the others)
+    this.releasing.add(newest);
+    void this.runner
+      .release(newest)
+      .then(() => this.ctx.store.db.update(tasks).set({ leaseOwner: `shed-${this.o.owner}`, leaseUntil: null }).where(and(eq(tasks.requestId, newest), eq(tasks.leaseOwner, this.o.owner))))
+      .catch((err: Error) => this.ctx.log(`stream ${newest}: shedding failed: ${err.message}`))
+      .finally(() => this.releasing.delete(newest));
+    return true;
+  }
+
+  /** Graceful stop: stop pulling (state saved), then hand every lease back so another worker resumes at once. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.ticking;
+    await this.runner.stop();
+    const db = this.ctx.store.db;
+    await db.update(tasks).set({ leaseOwner: null, leaseUntil: null }).where(and(eq(tasks.leaseOwner, this.o.owner), eq(tasks.status, "running"))).catch(() => undefined);
+    await db.delete(streamWorkers).where(eq(streamWorkers.name, this.o.owner)).catch(() => undefined);
+  }
+}
+
+/** Scaled mode, on the node that got the request: is the same stream already running anywhere (CONTRACT §1.4)? */
+export async function runningDuplicate(ctx: EngineContext, kind: string, keyId: string, identity: string): Promise<string | null> {
+  const [row] = await ctx.store.db
+    .select({ id: tasks.requestId })
+    .from(tasks)
+    .where(and(eq(tasks.kind, kind as TaskRow["kind"]), eq(tasks.keyId, keyId), eq(tasks.identity, identity), eq(tasks.status, "running"), isNull(tasks.closeRequestedAt)))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/** Scaled mode: running streams of one key across every worker (a Close asked does not count). */
+export async function runningCount(ctx: EngineContext, keyId: string): Promise<number> {
+  const [row] = await ctx.store.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(tasks)
+    .where(and(inArray(tasks.kind, [...LIVE_KINDS]), eq(tasks.keyId, keyId), eq(tasks.status, "running"), isNull(tasks.closeRequestedAt)));
+  return row?.n ?? 0;
+}
+
+/** Scaled mode: why a new stream cannot be taken now (every live worker full or behind, or none running), or null. */
+export async function clusterFull(ctx: EngineContext): Promise<string | null> {
+  const db = ctx.store.db;
+  const live = await db.select().from(streamWorkers).where(gt(streamWorkers.heartbeatAt, new Date(Date.now() - ctx.config.scale.streamLeaseSec * 1000)));
+  if (live.length === 0) return "no worker is running (start `npm run worker`)";
+  const [{ n }] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(tasks)
+    .where(and(inArray(tasks.kind, [...LIVE_KINDS]), eq(tasks.status, "running"), isNull(tasks.closeRequestedAt)));
+  const unlimited = live.some((w) => w.capacity === 0 && w.behind === 0);
+  const room = live.reduce((sum, w) => sum + (w.behind > 0 ? 0 : w.capacity), 0);
+  if (unlimited || n < room) return null;
+  const behind = live.filter((w) => w.behind > 0).length;
+  return `every worker is full: ${n} streams running on ${live.length} worker(s) taking ${room} in all${behind ? ` (${behind} with detection behind take none)` : ""}`;
+}
+
+/**
+ * Scaled mode, Close on a node that does not hold the stream: ask the holder (it sees the request within a tick and
+ * stops the pull, drains, sends the stream-end); a stream nobody holds is ended here. Resolves once the end began.
+ */
+export async function closeElsewhere(ctx: EngineContext, runner: StreamRunner, requestId: string): Promise<void> {
+  const db = ctx.store.db;
+  await db.update(tasks).set({ closeRequestedAt: new Date() }).where(and(eq(tasks.requestId, requestId), eq(tasks.status, "running")));
+  const me = `close-${process.pid}`;
+  const [unheld] = await db
+    .update(tasks)
+    .set({ leaseOwner: me, leaseUntil: sql`now() + interval '60 seconds'` })
+    .where(and(eq(tasks.requestId, requestId), eq(tasks.status, "running"), or(isNull(tasks.leaseUntil), lt(tasks.leaseUntil, sql`now()`))))
+    .returning({ id: tasks.requestId });
+  if (unheld) return runner.close(requestId);
+  const deadline = Date.now() + ctx.config.scale.streamLeaseSec * 1000 + 2000;
+  while (Date.now() < deadline) {
+    const [row] = await db.select({ status: tasks.status, state: tasks.state, leaseUntil: tasks.leaseUntil }).from(tasks).where(eq(tasks.requestId, requestId));
+    if (!row || row.status !== "running" || row.state?.endReason) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // the holder did not answer within its lease: it is gone; the next worker to claim the stream ends it (closeRequestedAt)
+}

@@ -1,0 +1,98 @@
+// Scaled mode (#14.3): a worker whose detectors fall behind sheds its newest stream to a worker with room rather than
+// keep skipping frames, and says so (log + a "handover" health event); the taker checks that stream's frames. Real
+// worker child processes on real Redis + PostgreSQL, real RTMP sources; the first worker's detection is made slower
+// than its capture (TEST_DETECT_MIN_JOB_MS). Skipped, with the reason, without both URLs.
+import assert from "node:assert/strict";
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { and, eq } from "drizzle-orm";
+import pg from "pg";
+import { qrStreamRequest, startTestService, TEST_KEY } from "../support/app";
+import { startChildServer, type ChildServer } from "../support/child-server";
+import { startRtmpSource, type RtmpSource } from "../support/live-sources";
+import { startReceiver, waitFor } from "../support/net";
+import { streamHealthEvents } from "../../server/store/schema";
+
+const { REDIS_URL, DATABASE_URL } = process.env;
+const skip = REDIS_URL && DATABASE_URL ? false : "REDIS_URL and DATABASE_URL are not both set: scaled mode needs a real Redis and PostgreSQL (.ci/run sets them)";
+if (skip) console.log(`# skipping scaled-mode shedding test: ${skip}`);
+
+const schema = `t_${crypto.randomBytes(6).toString("hex")}`;
+let dataDir = "";
+let dbUrl = "";
+let api: Awaited<ReturnType<typeof startTestService>>;
+const workers: ChildServer[] = [];
+const sources: RtmpSource[] = [];
+let rx: Awaited<ReturnType<typeof startReceiver>>;
+const shared = { REDIS_URL: REDIS_URL ?? "", QUEUE_PREFIX: `test-${crypto.randomBytes(4).toString("hex")}`, STREAM_LEASE_SEC: "3" };
+
+const admin = async (sql: string) => {
+  const c = new pg.Client({ connectionString: DATABASE_URL });
+  await c.connect();
+  await c.query(sql);
+  await c.end();
+};
+const startWorker = (name: string, env: Record<string, string> = {}) =>
+  startChildServer({
+    dataDir,
+    script: "server/worker-main.ts",
+    ready: /> worker \S+ ready: health and metrics on (http:\/\/\S+?) /,
+    timeoutMs: 120_000,
+    env: { ...shared, DATABASE_URL: dbUrl, WORKER_NAME: name, WORKER_PORT: "0", DETECT_WORKERS: "1", STREAM_CAPACITY: "4", AUTO_INSTALL_PACKAGES: "0", PREVIEW_RETENTION_MIN: "0", ...env },
+  });
+
+before(async () => {
+  if (skip) return;
+  await admin(`CREATE SCHEMA ${schema}`);
+  const u = new URL(DATABASE_URL!);
+  u.searchParams.set("options", `-c search_path=${schema}`);
+  dbUrl = u.toString();
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "mod-scale-shed-"));
+  api = await startTestService({ databaseUrl: dbUrl, dataDir, env: shared });
+  sources.push(...(await Promise.all(["a", "b"].map((k) => startRtmpSource({ name: `shed-${k}`, audio: "none", qr: { text: `https://spam.example/shed-${k}`, fromSec: 0, toSec: 6 } })))));
+  rx = await startReceiver();
+});
+
+after(async () => {
+  if (skip) return;
+  await Promise.all(workers.map((w) => w.stop()));
+  await api?.close();
+  await Promise.all(sources.map((s) => s.close()));
+  await rx?.close();
+  await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+test("a worker behind sheds its newest stream to a worker with room, which checks its frames", { skip, timeout: 300_000 }, async () => {
+  // w1 alone, detecting slower than it captures (a frame a second, 2.5 s per detection, backlog 1): it falls behind
+  const w1 = await startWorker("w1", { TEST_DETECT_MIN_JOB_MS: "2500", STREAM_FRAME_BACKLOG: "1", STREAM_ADMISSION_WINDOW_SEC: "6" });
+  workers.push(w1);
+  const cb = `${rx.url}/cb`;
+  const a = await api.post("/videostream/v4", qrStreamRequest(sources[0].rtmpUrl, cb, { tokenId: "a", returnAllImg: 1 }));
+  await waitFor(async () => w1.output().includes(`stream ${a.requestId}: taken by w1`), 60_000);
+  const b = await api.post("/videostream/v4", qrStreamRequest(sources[1].rtmpUrl, cb, { tokenId: "b", returnAllImg: 1 }));
+  assert.equal(b.code, 1100, JSON.stringify(b));
+  const [idA, idB] = [String(a.requestId), String(b.requestId)];
+  await waitFor(async () => w1.output().includes(`stream ${idB}: taken by w1`), 60_000);
+  const unchecked = (id: string) => rx.received.filter((x) => String(x.body.requestId).startsWith(`${id}_v`) && (x.body.frameDetail as { auxInfo: { detectType?: number } }).auxInfo.detectType === 2);
+  await rx.until(() => unchecked(idA).length + unchecked(idB).length > 0, 90_000);
+
+  // a worker with room arrives: w1 sheds its newest stream (B) to it, and keeps A
+  const w2 = await startWorker("w2");
+  workers.push(w2);
+  await waitFor(async () => new RegExp(`stream ${idB}: taken by w2 \\(resumed\\) from shed-w1`).test(w2.output()), 90_000, 100);
+  assert.match(w1.output(), new RegExp(`stream ${idB}: shed \\(detection behind on w1; w2 has room\\)`));
+  assert.doesNotMatch(w2.output(), new RegExp(`stream ${idA}: taken`), "only the newest stream is shed");
+  const takenAt = Date.now();
+  // on w2 B's frames are checked again
+  await rx.until((r) => r.some((x) => x.at > takenAt && String(x.body.requestId).startsWith(`${idB}_v`) && (x.body.frameDetail as { auxInfo: { detectType?: number } }).auxInfo.detectType !== 2), 60_000);
+  // and B's health says why its timeline has a gap
+  const events = await api.engine!.ctx.store.db.select().from(streamHealthEvents).where(and(eq(streamHealthEvents.requestId, idB), eq(streamHealthEvents.kind, "handover")));
+  assert.ok(events.some((e) => /handed back by worker w1: its detection fell behind/.test(e.message)), JSON.stringify(events.map((e) => e.message)));
+  assert.ok(events.some((e) => /taken over by worker w2 from shed-w1/.test(e.message)), JSON.stringify(events.map((e) => e.message)));
+  for (const id of [idA, idB]) await api.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: id });
+  await rx.until((r) => [idA, idB].every((id) => r.some((x) => x.body.requestId === id && x.body.statCode === 1)), 60_000);
+});
