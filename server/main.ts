@@ -14,6 +14,13 @@ if (app.engine) {
   // printed at every start (README "Set-up"); configured keys (MODERATION_ACCESS_KEYS) are the operator's and never logged
   if (app.engine.generatedKey) console.log(`> accessKey (generated, kept in ${config.dataDir}/access-key): ${app.engine.keys[0]}`);
   else console.log(`> accessKeys: ${app.engine.keys.length} configured by MODERATION_ACCESS_KEYS (not printed)`);
+  // scaled mode is switched on by the two URLs: say so, and say where the work runs (README "Deployment")
+  if (config.scale.on)
+    console.log(
+      config.scale.runsStreams
+        ? `> scaled mode (REDIS_URL + DATABASE_URL): this node also takes live streams and files as worker ${config.scale.workerName}`
+        : "> scaled mode (REDIS_URL + DATABASE_URL): this node takes no live stream or file itself; start `npm run worker` (or WORKER=1) or they are refused 'no worker'",
+    );
 } else {
   console.log(`> dashboard drives the remote service at ${config.serviceBaseUrl}`);
 }

@@ -76,6 +76,7 @@ const KnownAudioMatch = z.object({
   entry: z.string().describe("reference track matched"),
   offsetSec: z.number().describe("where the segment's start sits in the reference track, s"),
   score: z.number().describe("1 − fingerprint bit-error rate"),
+  speed: z.number().optional().describe("present when the segment plays the track faster or slower (speed and pitch together): its speed, 1.06 = 6 % fast"),
 });
 
 /** Inner object of a `withAliases(…)` schema (a preprocess pipe). */

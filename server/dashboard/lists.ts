@@ -7,6 +7,7 @@ import { fileReferenceTracks, REFERENCE_LISTS, type FileReferenceTracks, type Re
 import { fileKeywordLists } from "../detect/lists/store";
 import { filePolicy } from "../detect/settings/policy-store";
 import type { DetectPool } from "../detect";
+import { resolveFfmpeg } from "../ingest/ffmpeg";
 
 import type { ListKind } from "../../lib/dashboard-api";
 
@@ -24,7 +25,7 @@ export interface ListEntry {
 export function createLists(o: { dataDir: string; detect: DetectPool }) {
   const faces: FaceGallery = fileFaceGallery(path.join(o.dataDir, "face-gallery"), { embedder: o.detect });
   const images: HashBank = fileHashBank(path.join(o.dataDir, "hash-bank"));
-  const audio: FileReferenceTracks = fileReferenceTracks(path.join(o.dataDir, "audio-references"));
+  const audio: FileReferenceTracks = fileReferenceTracks(path.join(o.dataDir, "audio-references"), { ffmpeg: resolveFfmpeg().path });
   const keywords = fileKeywordLists(path.join(o.dataDir, "keyword-lists"));
   const policy = filePolicy(path.join(o.dataDir, "policy"), () => keywords.effective());
 

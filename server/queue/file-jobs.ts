@@ -16,6 +16,8 @@ export interface FileJobs {
   add(requestId: string): Promise<void>;
   /** files accepted and not yet taken by a worker */
   waiting(): Promise<number>;
+  /** processes taking files from the queue now */
+  takers(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -34,7 +36,8 @@ function connection(redisUrl: string) {
 }
 
 export function fileJobs(redisUrl: string, prefix: string): FileJobs {
-  const queue = new Queue<FileJobData>(QUEUE, { connection: connection(redisUrl), prefix });
+  // the producer fails fast while Redis is away (the task is stored already; the sweep queues it once Redis is back)
+  const queue = new Queue<FileJobData>(QUEUE, { connection: { ...connection(redisUrl), maxRetriesPerRequest: 1, enableOfflineQueue: false }, prefix });
   queue.on("error", () => undefined);
   return {
     async add(requestId) {
@@ -42,9 +45,11 @@ export function fileJobs(redisUrl: string, prefix: string): FileJobs {
       // ended while the store still says the file is unfinished (a resume) is queued afresh.
       const old = await queue.getJob(requestId);
       if (old && ((await old.isCompleted()) || (await old.isFailed()))) await old.remove().catch(() => undefined);
-      await queue.add("file", { requestId }, { jobId: requestId, removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 24 * 3600 } });
+      // attempts: a run that throws (the store unreachable, say) is tried again later; a file's own failure never throws
+      await queue.add("file", { requestId }, { jobId: requestId, attempts: 5, backoff: { type: "exponential", delay: 5000 }, removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 24 * 3600 } });
     },
     waiting: () => queue.getWaitingCount(),
+    takers: () => queue.getWorkersCount(),
     close: () => queue.close(),
   };
 }
@@ -60,8 +65,22 @@ export interface FileJobWorker {
  */
 export function fileJobWorker(redisUrl: string, prefix: string, o: { concurrency: number; lockSec: number; run: (requestId: string, signal: AbortSignal) => Promise<void>; log: (m: string) => void }): FileJobWorker {
   const stopping = new AbortController();
+  /** per job: aborted when this process stops, or when it could not renew the job's lock (another worker may run it) */
+  const runs = new Map<string, AbortController>();
+  const lockLost = new Set<string>();
   const worker = new Worker<FileJobData>(QUEUE, async (job: Job<FileJobData>, token?: string) => {
-    await o.run(job.data.requestId, stopping.signal);
+    const id = job.id ?? job.data.requestId;
+    const ac = new AbortController();
+    const stop = () => ac.abort();
+    stopping.signal.addEventListener("abort", stop, { once: true });
+    runs.set(id, ac);
+    try {
+      await o.run(job.data.requestId, ac.signal);
+    } finally {
+      runs.delete(id);
+      stopping.signal.removeEventListener("abort", stop);
+    }
+    if (lockLost.delete(id)) throw new Error(`file ${job.data.requestId}: the job's lock was lost; stopped here (another worker runs it)`);
     if (stopping.signal.aborted && token) {
       // stopped mid-file: hand the job straight back to the queue for another worker (no wait for the lock to run out)
       await job.moveToDelayed(Date.now(), token);
@@ -77,6 +96,15 @@ export function fileJobWorker(redisUrl: string, prefix: string, o: { concurrency
     maxStalledCount: 3,
   });
   worker.on("error", (err) => o.log(`file queue: ${err.message}`));
+  worker.on("lockRenewalFailed", (ids) => {
+    for (const id of ids) {
+      const ac = runs.get(id);
+      if (!ac) continue;
+      o.log(`file ${id}: could not renew the job's lock; stopping the run here`);
+      lockLost.add(id);
+      ac.abort();
+    }
+  });
   return {
     async close() {
       stopping.abort();

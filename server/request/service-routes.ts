@@ -71,6 +71,8 @@ const qpsLimit = (why: string, retryAfterSec: number) => Object.assign(new ApiEr
 /** FILE_QUEUE_MAX: files accepted but not yet processing. */
 function fileQueueFull(e: Engine): string | null {
   const max = e.ctx.config.limits.fileQueueMax;
+  const refused = e.files.refusal();
+  if (refused) return refused;
   return max > 0 && e.files.waitingCount >= max ? `${e.files.waitingCount} files are already waiting to be processed (FILE_QUEUE_MAX ${max})` : null;
 }
 

@@ -25,6 +25,8 @@ export class StreamLeases {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private stopped = false;
+  /** graceful stop under way: the ticks keep renewing what still drains here, and claim nothing */
+  private stopping = false;
   private readonly tickMs: number;
   /** when this process claimed each stream it holds (the newest is shed first) */
   private readonly claimedAt = new Map<string, number>();
@@ -79,15 +81,22 @@ export class StreamLeases {
         // another process holds it now (this one was paused past its lease): stop pulling here, never twice
         this.ctx.log(`stream ${id}: lease lost, stopping here`);
         this.releasing.add(id);
-        void this.runner.release(id).finally(() => this.releasing.delete(id));
+        void this.runner
+          .release(id, { drain: false })
+          .then(() => this.ctx.log(`stream ${id}: stopped here; its holder has it`))
+          .catch((err: Error) => this.ctx.log(`stream ${id}: stopping after the lease was lost failed: ${err.message}`))
+          .finally(() => this.releasing.delete(id));
       }
-      for (const k of kept) if (k.closeAsked && !this.runner.isEnding(k.id)) void this.runner.close(k.id);
+      for (const k of kept) if (k.closeAsked && !this.runner.isEnding(k.id)) this.closeHere(k.id);
     }
+    // stopping: the heartbeat row is gone (no one counts this process as room) and nothing new is claimed
+    if (this.stopping || this.stopped) return;
     const behind = this.o.behindWindowMs > 0 ? this.runner.behind(this.o.behindWindowMs) : 0;
-    const load = { capacity: this.o.capacity, held: this.runner.active, behind, heartbeatAt: new Date() };
+    // the database's clock, not this machine's: workers whose clocks differ still see each other alive
+    const load = { capacity: this.o.capacity, held: this.runner.active, behind, heartbeatAt: sql`now()` };
     await db.insert(streamWorkers).values({ name: owner, ...load }).onConflictDoUpdate({ target: streamWorkers.name, set: load });
-    if (this.stopped) return;
-    const peers = await db.select().from(streamWorkers).where(gt(streamWorkers.heartbeatAt, new Date(Date.now() - this.o.leaseSec * 1000)));
+    if (this.stopping || this.stopped) return;
+    const peers = await livePeers(this.ctx, this.o.leaseSec);
     if (behind > 0) {
       // at most one stream shed per lease period, so the detectors get the time to catch up before the next
       if (Date.now() - this.lastShed > Math.max(this.o.leaseSec * 1000, this.o.behindWindowMs) && (await this.shed(peers))) this.lastShed = Date.now();
@@ -95,7 +104,7 @@ export class StreamLeases {
     }
     if (this.o.capacity > 0 && this.runner.active >= this.o.capacity) return;
     // the least loaded worker with room takes the next stream: spreads streams evenly
-    if (peers.some((p) => p.name !== owner && p.behind === 0 && p.held < p.capacity && p.held < this.runner.active)) return;
+    if (peers.some((p) => p.name !== owner && p.behind === 0 && (p.capacity === 0 || p.held < p.capacity) && p.held < this.runner.active)) return;
     // one stream per tick; the previous holder (if any) is read in the same statement for the handover note
     const claimed = (await db.execute(sql`
       WITH c AS (
@@ -108,7 +117,11 @@ export class StreamLeases {
     const got = claimed.rows[0];
     if (!got) return;
     const [row] = await db.select().from(tasks).where(eq(tasks.requestId, got.id));
-    if (!row || this.stopped) return;
+    if (!row || this.stopping || this.stopped) {
+      // claimed while stopping: handed straight back
+      await db.update(tasks).set({ leaseOwner: null, leaseUntil: null }).where(and(eq(tasks.requestId, got.id), eq(tasks.leaseOwner, owner)));
+      return;
+    }
     this.take(row, got.prevOwner, got.prevUntil ? new Date(got.prevUntil) : null);
   }
 
@@ -116,7 +129,7 @@ export class StreamLeases {
     const resumed = row.state && (row.state.nextFrameIndex > 1 || row.state.nextSegmentIndex > 1) ? " (resumed)" : "";
     this.ctx.log(`stream ${row.requestId}: taken by ${this.o.owner}${resumed}${prevOwner ? ` from ${prevOwner}` : ""}`);
     if (row.closeRequestedAt) {
-      void this.runner.close(row.requestId);
+      this.closeHere(row.requestId);
       return;
     }
     this.claimedAt.set(row.requestId, Date.now());
@@ -151,15 +164,28 @@ export class StreamLeases {
     return true;
   }
 
-  /** Graceful stop: stop pulling (state saved), then hand every lease back so another worker resumes at once. */
+  /** A Close asked elsewhere, acted on here: its failure is logged (the next holder ends it: closeRequestedAt stays). */
+  private closeHere(id: string): void {
+    void this.runner.close(id).catch((err: Error) => this.ctx.log(`stream ${id}: close failed: ${err.message}`));
+  }
+
+  /**
+   * Graceful stop: leave the heartbeat table (no new stream is sent here), stop pulling (state saved) while the
+   * ticks keep renewing the leases of what still drains, then hand every lease back so another worker resumes at once.
+   */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.ticking;
-    await this.runner.stop();
+    this.stopping = true;
     const db = this.ctx.store.db;
-    await db.update(tasks).set({ leaseOwner: null, leaseUntil: null }).where(and(eq(tasks.leaseOwner, this.o.owner), eq(tasks.status, "running"))).catch(() => undefined);
     await db.delete(streamWorkers).where(eq(streamWorkers.name, this.o.owner)).catch(() => undefined);
+    try {
+      await this.runner.stop();
+    } finally {
+      this.stopped = true;
+      if (this.timer) clearTimeout(this.timer);
+      await this.ticking;
+      await db.update(tasks).set({ leaseOwner: null, leaseUntil: null }).where(and(eq(tasks.leaseOwner, this.o.owner), eq(tasks.status, "running"))).catch(() => undefined);
+      await db.delete(streamWorkers).where(eq(streamWorkers.name, this.o.owner)).catch(() => undefined);
+    }
   }
 }
 
@@ -182,20 +208,29 @@ export async function runningCount(ctx: EngineContext, keyId: string): Promise<n
   return row?.n ?? 0;
 }
 
-/** Scaled mode: why a new stream cannot be taken now (every live worker full or behind, or none running), or null. */
+/** Workers whose heartbeat is younger than a lease (by the database's clock). */
+function livePeers(ctx: EngineContext, leaseSec: number) {
+  return ctx.store.db.select().from(streamWorkers).where(gt(streamWorkers.heartbeatAt, sql`now() - make_interval(secs => ${leaseSec})`));
+}
+
+/**
+ * Scaled mode: why a new stream cannot be taken now, or null. The room is what the live workers whose detection
+ * keeps up have free (capacity 0: unlimited); streams waiting for a holder (accepted, or handed back) take it first.
+ */
 export async function clusterFull(ctx: EngineContext): Promise<string | null> {
-  const db = ctx.store.db;
-  const live = await db.select().from(streamWorkers).where(gt(streamWorkers.heartbeatAt, new Date(Date.now() - ctx.config.scale.streamLeaseSec * 1000)));
+  const live = await livePeers(ctx, ctx.config.scale.streamLeaseSec);
   if (live.length === 0) return "no worker is running (start `npm run worker`)";
-  const [{ n }] = await db
+  const keeping = live.filter((w) => w.behind === 0);
+  if (keeping.some((w) => w.capacity === 0)) return null;
+  const free = keeping.reduce((sum, w) => sum + Math.max(0, w.capacity - w.held), 0);
+  const [{ n }] = await ctx.store.db
     .select({ n: sql<number>`count(*)::int` })
     .from(tasks)
-    .where(and(inArray(tasks.kind, [...LIVE_KINDS]), eq(tasks.status, "running"), isNull(tasks.closeRequestedAt)));
-  const unlimited = live.some((w) => w.capacity === 0 && w.behind === 0);
-  const room = live.reduce((sum, w) => sum + (w.behind > 0 ? 0 : w.capacity), 0);
-  if (unlimited || n < room) return null;
-  const behind = live.filter((w) => w.behind > 0).length;
-  return `every worker is full: ${n} streams running on ${live.length} worker(s) taking ${room} in all${behind ? ` (${behind} with detection behind take none)` : ""}`;
+    .where(and(inArray(tasks.kind, [...LIVE_KINDS]), eq(tasks.status, "running"), isNull(tasks.closeRequestedAt), or(isNull(tasks.leaseUntil), lt(tasks.leaseUntil, sql`now()`))));
+  if (n < free) return null;
+  const behind = live.length - keeping.length;
+  const held = live.reduce((sum, w) => sum + w.held, 0);
+  return `every worker is full: ${held} streams held and ${n} waiting for a worker, on ${live.length} worker(s) with ${free} free${behind ? ` (${behind} with detection behind take none)` : ""}`;
 }
 
 /**
@@ -206,17 +241,22 @@ export async function closeElsewhere(ctx: EngineContext, runner: StreamRunner, r
   const db = ctx.store.db;
   await db.update(tasks).set({ closeRequestedAt: new Date() }).where(and(eq(tasks.requestId, requestId), eq(tasks.status, "running")));
   const me = `close-${process.pid}`;
-  const [unheld] = await db
-    .update(tasks)
-    .set({ leaseOwner: me, leaseUntil: sql`now() + interval '60 seconds'` })
-    .where(and(eq(tasks.requestId, requestId), eq(tasks.status, "running"), or(isNull(tasks.leaseUntil), lt(tasks.leaseUntil, sql`now()`))))
-    .returning({ id: tasks.requestId });
-  if (unheld) return runner.close(requestId);
+  // a stream nobody holds (or whose holder died: its lease ran out) is ended here, with its stream-end
+  const grab = async () =>
+    (
+      await db
+        .update(tasks)
+        .set({ leaseOwner: me, leaseUntil: sql`now() + interval '60 seconds'` })
+        .where(and(eq(tasks.requestId, requestId), eq(tasks.status, "running"), or(isNull(tasks.leaseUntil), lt(tasks.leaseUntil, sql`now()`))))
+        .returning({ id: tasks.requestId })
+    ).length > 0;
+  if (await grab()) return runner.close(requestId);
   const deadline = Date.now() + ctx.config.scale.streamLeaseSec * 1000 + 2000;
   while (Date.now() < deadline) {
-    const [row] = await db.select({ status: tasks.status, state: tasks.state, leaseUntil: tasks.leaseUntil }).from(tasks).where(eq(tasks.requestId, requestId));
+    const [row] = await db.select({ status: tasks.status, state: tasks.state }).from(tasks).where(eq(tasks.requestId, requestId));
     if (!row || row.status !== "running" || row.state?.endReason) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  // the holder did not answer within its lease: it is gone; the next worker to claim the stream ends it (closeRequestedAt)
+  // the holder did not answer within its lease: it is gone; end it here (else the next worker to claim it does: closeRequestedAt)
+  if (await grab()) return runner.close(requestId);
 }

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { Code, codeMessage } from "../../lib/contract/codes";
 import { parseTypeList, IMG_TYPES, IMG_BUSINESS_TYPES, AUDIO_TYPES, AUDIO_BUSINESS_TYPES } from "../../lib/contract/taxonomy";
@@ -40,7 +40,9 @@ export async function runVideoFile(ctx: EngineContext, task: TaskRow, signal: Ab
   await fs.rm(dir, { recursive: true, force: true });
   await fs.mkdir(dir, { recursive: true });
   const progress: TaskProgress = { framesDone: 0, framesTotal: 0, segmentsDone: 0, segmentsTotal: 0 };
-  await setStatus(ctx, task, "processing", progress);
+  // this run's number is its claim on the task: a run superseded by another (scaled mode: this worker lost the job's
+  // lock and another runs the file) stores no result and queues no callback
+  const run = await setStatus(ctx, task, "processing", progress);
 
   let result: Record<string, unknown>;
   const clock = new StageClock(task.requestId);
@@ -57,7 +59,15 @@ export async function runVideoFile(ctx: EngineContext, task: TaskRow, signal: Ab
   }
 
   const done = result.code === Code.SUCCESS;
-  await ctx.store.db.update(tasks).set({ status: done ? "done" : "failed", result, resultCode: result.code as number, progress, updatedAt: new Date() }).where(eq(tasks.requestId, task.requestId));
+  const stored = await ctx.store.db
+    .update(tasks)
+    .set({ status: done ? "done" : "failed", result, resultCode: result.code as number, progress, updatedAt: new Date() })
+    .where(and(eq(tasks.requestId, task.requestId), eq(tasks.status, "processing"), eq(tasks.runCount, run)))
+    .returning({ id: tasks.requestId });
+  if (stored.length === 0) {
+    ctx.log(`file ${task.requestId}: run ${run} was superseded by another run; its result is not stored`);
+    return;
+  }
   if (req.callback) await ctx.dispatcher.enqueue({ requestId: task.requestId, url: req.callback, body: result, schedule: "video" });
   emit(ctx, task, done ? "done" : "failed", progress, result);
   ctx.events.emit("file:stages", clock.finish());
@@ -249,9 +259,15 @@ function throttle(fn: () => Promise<unknown>, ms: number): () => void {
   };
 }
 
-async function setStatus(ctx: EngineContext, task: TaskRow, status: "processing", progress: TaskProgress) {
-  await ctx.store.db.update(tasks).set({ status, progress, runCount: task.runCount + 1, updatedAt: new Date() }).where(eq(tasks.requestId, task.requestId));
+/** Marks the task processing and counts the run; returns this run's number. */
+async function setStatus(ctx: EngineContext, task: TaskRow, status: "processing", progress: TaskProgress): Promise<number> {
+  const [row] = await ctx.store.db
+    .update(tasks)
+    .set({ status, progress, runCount: sql`${tasks.runCount} + 1`, updatedAt: new Date() })
+    .where(eq(tasks.requestId, task.requestId))
+    .returning({ runCount: tasks.runCount });
   emit(ctx, task, status, progress);
+  return row?.runCount ?? task.runCount + 1;
 }
 
 async function saveProgress(ctx: EngineContext, task: TaskRow, progress: TaskProgress) {

@@ -7,6 +7,8 @@ import { fileJobs, fileJobWorker, type FileJobs, type FileJobWorker } from "../q
 
 /** A task that crashed the pipeline this many times is ended with 1903 instead of retried forever. */
 const MAX_RUNS = 3;
+/** scaled mode: how often unfinished files are queued again */
+const SWEEP_MS = 30_000;
 
 /**
  * Runs accepted video files with bounded concurrency; the store is the queue, so a restart resumes. In scaled mode
@@ -20,7 +22,10 @@ export class FileRunner {
   private readonly jobs: FileJobs | null;
   private worker: FileJobWorker | null = null;
   private queuedElsewhere = 0;
+  /** processes taking files (-1 until first read) */
+  private takers = -1;
   private depthTimer: NodeJS.Timeout | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -40,12 +45,19 @@ export class FileRunner {
       if (scale.takesFiles) {
         this.worker = fileJobWorker(redisUrl!, scale.queuePrefix, { concurrency: this.concurrency, lockSec: scale.fileJobLockSec, run: (id, signal) => this.runJob(id, signal), log: this.ctx.log });
       }
-      const poll = () => void this.jobs!.waiting().then((n) => (this.queuedElsewhere = n), () => undefined);
+      const poll = () => {
+        void this.jobs!.waiting().then((n) => (this.queuedElsewhere = n), () => undefined);
+        void this.jobs!.takers().then((n) => (this.takers = n), () => undefined);
+      };
       poll();
       this.depthTimer = setInterval(poll, 1000);
       this.depthTimer.unref();
+      // what the store says is unfinished is queued again now and then: a file accepted while Redis was away, or
+      // whose job the queue gave up on, is not left waiting forever (a job that waits or runs is not doubled)
+      this.sweepTimer = setInterval(() => void this.sweep().catch((err: Error) => this.ctx.log(`file queue sweep: ${err.message}`)), SWEEP_MS);
+      this.sweepTimer.unref();
     } else {
-      rows.forEach((r) => this.enqueue(r.id));
+      for (const r of rows) void this.enqueue(r.id);
     }
     await this.requeueLostCallbacks();
   }
@@ -93,9 +105,21 @@ export class FileRunner {
     }
   }
 
-  enqueue(requestId: string): void {
+  /** Scaled mode: queues again every unfinished file (a no-op for the jobs that wait or run). */
+  private async sweep(): Promise<void> {
+    const rows = await this.ctx.store.db.select({ id: tasks.requestId }).from(tasks).where(and(eq(tasks.kind, "video"), inArray(tasks.status, ["queued", "processing"]))).orderBy(tasks.createdAt).limit(1000);
+    for (const r of rows) await this.jobs!.add(r.id);
+  }
+
+  /** Scaled mode: why a file cannot be accepted now (no process takes files), or null. */
+  refusal(): string | null {
+    return this.jobs && this.takers === 0 && !this.worker ? "no worker takes files (start `npm run worker`)" : null;
+  }
+
+  /** Starts (or queues) a stored file. Scaled mode: resolves once it is on the shared queue, or logged for the sweep. */
+  async enqueue(requestId: string): Promise<void> {
     if (this.jobs) {
-      void this.jobs.add(requestId).catch((err: Error) => this.ctx.log(`file ${requestId}: could not queue: ${err.message}`));
+      await this.jobs.add(requestId).catch((err: Error) => this.ctx.log(`file ${requestId}: could not queue now (${err.message}); the sweep queues it within ${SWEEP_MS / 1000} s`));
       return;
     }
     if (this.stopped || this.waiting.includes(requestId) || this.active.has(requestId)) return;
@@ -116,6 +140,7 @@ export class FileRunner {
     this.stopped = true;
     this.waiting.length = 0;
     if (this.depthTimer) clearInterval(this.depthTimer);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
     for (const c of this.active.values()) c.abort();
     await this.worker?.close();
     while (this.active.size) await new Promise((r) => setTimeout(r, 20));

@@ -111,11 +111,14 @@ export class StreamRunner {
     return this.running.get(requestId)?.task.isEnding ?? false;
   }
 
-  /** Scaled mode: stop pulling one stream without ending it (its state saved), for another process to resume. */
-  async release(requestId: string): Promise<void> {
+  /**
+   * Scaled mode: stop pulling one stream without ending it (its state saved), for another process to resume.
+   * `drain: false` (its lease is another's already) stops without detecting what waits and writes nothing.
+   */
+  async release(requestId: string, o: { drain: boolean } = { drain: true }): Promise<void> {
     const r = this.running.get(requestId);
     if (!r) return;
-    await r.task.stop();
+    await r.task.stop(o.drain ? undefined : 0);
     if (this.running.get(requestId) === r) this.running.delete(requestId);
   }
 

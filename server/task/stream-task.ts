@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import { metrics } from "../metrics";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { parseTypeList, IMG_TYPES, IMG_BUSINESS_TYPES, AUDIO_TYPES, AUDIO_BUSINESS_TYPES, AUDIOSTREAM_TYPES, AUDIOSTREAM_BUSINESS_TYPES } from "../../lib/contract/taxonomy";
 import type { FrameVerdict } from "../detect";
 import type { SegmentVerdict } from "../detect/audio";
@@ -93,6 +93,12 @@ export class StreamTask {
   private endDone = false;
   /** drains end no later than this (ms since epoch); a process shutdown lowers it */
   private drainCap = Infinity;
+  /**
+   * Scaled mode: the lease this task runs under (server/scale). Its writes to the task row are fenced by it: once
+   * another process holds the stream, this one's state never overwrites the holder's.
+   */
+  private readonly fence: string | null;
+  private leaseLost = false;
   private changeWaiters: Array<() => void> = [];
   private saveTimer: NodeJS.Timeout | null = null;
   private readonly imgTypes: string[];
@@ -113,6 +119,7 @@ export class StreamTask {
     this.product = row.kind as StreamProduct;
     this.req = row.request as unknown as StreamRequest;
     this.state = { ...initialStreamState(), ...(row.state ?? {}) };
+    this.fence = ctx.config.scale.on ? row.leaseOwner : null;
     this.dir = path.join(ctx.mediaRoot, row.requestId);
     const r = this.req;
     this.imgTypes = this.product === "videostream" ? [...parseTypeList(r.imgType ?? "", IMG_TYPES).types] : [];
@@ -199,11 +206,14 @@ export class StreamTask {
     await this.ending;
   }
 
-  /** Process shutdown: stop pulling but keep the task running in the store, to resume at next start. */
-  async stop(): Promise<void> {
+  /**
+   * Process shutdown: stop pulling but keep the task running in the store, to resume at next start. `drainMs` 0
+   * (scaled mode, the lease went to another process) stops without detecting what waits: the holder owns it now.
+   */
+  async stop(drainMs = STOP_DRAIN_MS): Promise<void> {
     this.stopping = true;
     this.monitor.stop();
-    this.drainCap = Math.min(this.drainCap, Date.now() + STOP_DRAIN_MS);
+    this.drainCap = Math.min(this.drainCap, Date.now() + drainMs);
     this.changed();
     this.wake?.();
     await this.pull?.stop();
@@ -214,7 +224,7 @@ export class StreamTask {
       await this.ending;
       return;
     }
-    await this.drain(Date.now() + STOP_DRAIN_MS, false);
+    if (drainMs > 0) await this.drain(Date.now() + drainMs, false);
     await this.save();
     await this.preview?.close(false);
   }
@@ -517,7 +527,30 @@ export class StreamTask {
   private async save(): Promise<void> {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
-    await this.ctx.store.db.update(tasks).set({ state: { ...this.state }, updatedAt: new Date() }).where(eq(tasks.requestId, this.requestId));
+    if (this.leaseLost) return;
+    const saved = await this.ctx.store.db
+      .update(tasks)
+      .set({ state: { ...this.state }, updatedAt: new Date() })
+      .where(this.fenced())
+      .returning({ id: tasks.requestId });
+    if (saved.length === 0 && this.fence !== null) this.loseLease();
+  }
+
+  /** The row this task may write: in scaled mode only while its lease is still this process's. */
+  private fenced() {
+    return this.fence === null ? eq(tasks.requestId, this.requestId) : and(eq(tasks.requestId, this.requestId), eq(tasks.leaseOwner, this.fence));
+  }
+
+  /** Scaled mode: another process holds the stream now. Stop pulling and detecting here at once, write nothing more. */
+  private loseLease(): void {
+    if (this.leaseLost) return;
+    this.leaseLost = true;
+    this.ctx.log(`stream ${this.requestId}: its lease is held elsewhere now; stopping here without writing`);
+    this.stopping = true;
+    this.drainCap = Date.now();
+    this.changed();
+    this.wake?.();
+    void this.pull?.stop().catch(() => undefined);
   }
 
   /**
@@ -543,7 +576,8 @@ export class StreamTask {
   private async completeEnd(reason: NonNullable<StreamState["endReason"]>, errorCode: number | undefined, resumed: boolean): Promise<void> {
     await this.pull?.stop(); // ended by itself: already stopped
     await this.drain(Date.now() + this.ctx.config.streamDrainTimeoutSec * 1000, true);
-    if (this.req.data.returnFinishInfo === 1) {
+    // scaled mode: a stream whose lease went elsewhere mid-end is ended by its holder, with the stream-end
+    if (this.req.data.returnFinishInfo === 1 && !this.leaseLost) {
       type End = { statCode?: number; contentType?: number };
       const endKey = (url: string, body: End) => `${body.contentType ?? 0} ${url}`;
       const queued = resumed ? (await this.ctx.dispatcher.deliveriesFor(this.requestId)).map((d) => ({ d, body: JSON.parse(d.body) as End })).filter((x) => x.body.statCode === 1).map((x) => endKey(x.d.url, x.body)) : [];
@@ -563,7 +597,7 @@ export class StreamTask {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     await this.preview?.close(true); // clips still waiting (REJECTs of the drain too) are cut from what the preview holds
-    await this.ctx.store.db.update(tasks).set({ status: "ended", state: { ...this.state }, updatedAt: new Date() }).where(eq(tasks.requestId, this.requestId));
+    if (!this.leaseLost) await this.ctx.store.db.update(tasks).set({ status: "ended", state: { ...this.state }, updatedAt: new Date() }).where(this.fenced());
     this.endDone = true;
     const h = this.health();
     this.ctx.log(`stream ${this.requestId} ended: ${reason}${errorCode ? ` (errorCode ${errorCode})` : ""}; frames ${h.frames.captured} captured, ${h.frames.checked} checked, ${h.frames.notChecked} not checked`);

@@ -43,7 +43,7 @@ export interface VideoFileAck {
 }
 
 /** Accepts a file for moderation: persists the task first, then the runner picks it up. */
-export async function submitVideoFile(ctx: EngineContext, req: VideoFileRequest, keyId: string, baseUrl: string, onQueued: (requestId: string) => void, queueFull: () => string | null = () => null): Promise<VideoFileAck> {
+export async function submitVideoFile(ctx: EngineContext, req: VideoFileRequest, keyId: string, baseUrl: string, onQueued: (requestId: string) => void | Promise<void>, queueFull: () => string | null = () => null): Promise<VideoFileAck> {
   await requireAllowed("data.url", () => checkMediaSource(ctx, req.data.url, ["http:", "https:"]));
   if (req.callback) await requireAllowed("callback", () => checkCallbackTarget(ctx, req.callback!));
 
@@ -73,7 +73,7 @@ export async function submitVideoFile(ctx: EngineContext, req: VideoFileRequest,
     updatedAt: now,
     expiresAt: new Date(now.getTime() + ctx.config.retentionHours * 3600_000),
   });
-  onQueued(requestId);
+  await onQueued(requestId);
   return { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS), requestId, btId: req.data.btId };
 }
 

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import {
-  AUDIO_POLICY, compareFingerprints, createAudioDetector, fileReferenceTracks, fingerprintFile, type ReferenceListName,
+  AUDIO_POLICY, compareWithTrack, createAudioDetector, fileReferenceTracks, fingerprintFile, type ReferenceListName,
 } from "../../server/detect/audio/index";
 import { excerptWav, mixWav, noiseWav, speechWav, toneWav, TUNE_A, TUNE_B, tuneWav, type TuneSpec } from "../support/speech";
 import { cachedBytes } from "./media";
@@ -79,6 +79,9 @@ async function queries(scale: number): Promise<Query[]> {
     // re-uploads are often sped up a little to dodge matching
     out.push({ wav: await altered(music, "atempo=1.04", "tempo"), condition: "tempo +4% (same pitch)", entry: ref.entry, startSec: OFFSETS[t] });
     out.push({ wav: await altered(music, "asetrate=16960,aresample=16000", "speed"), condition: "speed +6% (pitch up a semitone)", entry: ref.entry, startSec: OFFSETS[t] });
+    // speeds between and below the reference's stored speeds (server/detect/audio/references.ts REFERENCE_SPEEDS)
+    out.push({ wav: await altered(music, "asetrate=15200,aresample=16000", "speed-5"), condition: "speed -5% (pitch down)", entry: ref.entry, startSec: OFFSETS[t] });
+    out.push({ wav: await altered(music, "asetrate=16240,aresample=16000", "speed+1.5"), condition: "speed +1.5% (pitch up)", entry: ref.entry, startSec: OFFSETS[t] });
   }
   for (const [u, tune] of UNKNOWN.entries()) {
     const file = await tuneWav(tune.entry, tune.spec);
@@ -105,7 +108,7 @@ export async function evalFingerprint(scale: number): Promise<Record<string, unk
       const v = await detector.detectSegment({ wavPath: q.wav, types: TYPES, businessTypes: [] });
       // raw scores below the policy threshold are not in the verdict: recompute them the way known.ts does
       const seg = (await fingerprintFile(q.wav)).fingerprint;
-      const scores = tracks.map((t) => ({ entry: t.entry, ...compareFingerprints(seg, t.fingerprint, { minOverlap: AUDIO_POLICY.known.minOverlapItems }) }));
+      const scores = tracks.map((t) => ({ entry: t.entry, ...compareWithTrack(seg, t, AUDIO_POLICY.known.minOverlapItems) }));
       const best = scores.reduce((a, b) => (b.score > a.score ? b : a));
       results.push({
         ...q,

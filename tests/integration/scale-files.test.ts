@@ -13,7 +13,7 @@ import { startTestService, TEST_KEY } from "../support/app";
 import { startChildServer, type ChildServer } from "../support/child-server";
 import { makeVideo, mediaDir, startStaticServer } from "../support/media";
 import { startReceiver, waitFor } from "../support/net";
-import { deliveries } from "../../server/store/schema";
+import { deliveries, tasks } from "../../server/store/schema";
 
 const { REDIS_URL, DATABASE_URL } = process.env;
 const skip = REDIS_URL && DATABASE_URL ? false : "REDIS_URL and DATABASE_URL are not both set: scaled mode needs a real Redis and PostgreSQL (.ci/run sets them)";
@@ -41,7 +41,7 @@ const startWorker = (name: string) =>
     script: "server/worker-main.ts",
     ready: /> worker \S+ ready: health and metrics on (http:\/\/\S+?) /,
     timeoutMs: 120_000,
-    env: { DATABASE_URL: dbUrl, REDIS_URL: REDIS_URL!, QUEUE_PREFIX: prefix, WORKER_NAME: name, WORKER_PORT: "0", DETECT_WORKERS: "1", FILE_JOB_LOCK_SEC: "3", AUTO_INSTALL_PACKAGES: "0" },
+    env: { DATABASE_URL: dbUrl, REDIS_URL: REDIS_URL!, QUEUE_PREFIX: prefix, WORKER_NAME: name, WORKER_PORT: "0", DETECT_WORKERS: "1", FILE_JOB_LOCK_SEC: "10", AUTO_INSTALL_PACKAGES: "0" },
   });
 
 /** requestIds a worker says it took from the queue. */
@@ -55,7 +55,7 @@ before(async () => {
   dbUrl = u.toString();
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "mod-scale-"));
   // the API node: v4 endpoints, no file work (WORKER unset in scaled mode)
-  api = await startTestService({ databaseUrl: dbUrl, dataDir, env: { REDIS_URL: REDIS_URL!, QUEUE_PREFIX: prefix, FILE_JOB_LOCK_SEC: "3" } });
+  api = await startTestService({ databaseUrl: dbUrl, dataDir, env: { REDIS_URL: REDIS_URL!, QUEUE_PREFIX: prefix, FILE_JOB_LOCK_SEC: "10" } });
   workers.push(...(await Promise.all([startWorker("w1"), startWorker("w2")])));
   web = await startStaticServer(mediaDir());
   rx = await startReceiver();
@@ -119,4 +119,32 @@ test("a worker killed with -9 mid-file: the other takes the job and the file is 
   assert.equal(rows.length, 1, JSON.stringify(rows.map((r) => r.status)));
   assert.equal(rx.received.filter((x) => x.body.requestId === id).length, 1);
   workers.splice(workers.indexOf(victim), 1);
+});
+
+test("a run superseded by another (its worker lost the job) stores no result and calls nothing back", { skip, timeout: 240_000 }, async () => {
+  const worker = workers[0];
+  const file = await makeVideo({ name: "scale-long-40s", durationSec: 40, audio: "tone", qr: { text: "https://spam.example/scale-long", fromSec: 30, toSec: 40 } });
+  const id = await submit(file, "scale-superseded", { detectFrequency: 1 });
+  await waitFor(async () => taken(worker).includes(id), 60_000, 50);
+  await waitFor(async () => (await fs.readdir(path.join(dataDir, "media", id)).catch(() => [] as string[])).some((f) => f.endsWith(".jpg")), 60_000, 50);
+  // another run claims the task meanwhile (as a worker that took the job over after this one's lock ran out would)
+  await admin(`UPDATE ${schema}.tasks SET run_count = run_count + 1 WHERE request_id = '${id}'`);
+  await waitFor(async () => new RegExp(`file ${id}: run \\d+ was superseded by another run`).test(worker.output()), 120_000, 100);
+  const [row] = await api.engine!.ctx.store.db.select().from(tasks).where(eq(tasks.requestId, id));
+  assert.equal(row.status, "processing", "the superseded run did not store its result");
+  assert.equal(row.result, null);
+  assert.equal((await api.engine!.ctx.store.db.select().from(deliveries).where(eq(deliveries.requestId, id))).length, 0, "and queued no callback");
+  await admin(`UPDATE ${schema}.tasks SET status = 'failed' WHERE request_id = '${id}'`);
+});
+
+test("with no worker taking files, a new file is refused with the reason (nothing accepted to wait unseen)", { skip, timeout: 120_000 }, async () => {
+  await Promise.all(workers.map((w) => w.stop()));
+  workers.length = 0;
+  // the API node reads the queue's takers every second
+  await waitFor(async () => api.engine!.files.refusal() !== null, 30_000, 100);
+  const file = await makeVideo({ name: "scale-qr-8s", durationSec: 8, audio: "none", qr: { text: "https://spam.example/scale", fromSec: 0, toSec: 8 } });
+  const ack = await api.post("/video/v4", { accessKey: TEST_KEY, appId: "scale", eventId: "video", imgType: "QRCODE", audioType: "NONE", data: { btId: "scale-no-worker", url: `${web.url}/${path.basename(file)}` } });
+  assert.notEqual(ack.code, 1100, JSON.stringify(ack));
+  assert.match(String(ack.message), /no worker takes files/, JSON.stringify(ack));
+  assert.equal((await api.engine!.ctx.store.db.select().from(tasks).where(eq(tasks.btId, "scale-no-worker"))).length, 0);
 });

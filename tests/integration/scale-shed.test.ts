@@ -27,7 +27,7 @@ let api: Awaited<ReturnType<typeof startTestService>>;
 const workers: ChildServer[] = [];
 const sources: RtmpSource[] = [];
 let rx: Awaited<ReturnType<typeof startReceiver>>;
-const shared = { REDIS_URL: REDIS_URL ?? "", QUEUE_PREFIX: `test-${crypto.randomBytes(4).toString("hex")}`, STREAM_LEASE_SEC: "3" };
+const shared = { REDIS_URL: REDIS_URL ?? "", QUEUE_PREFIX: `test-${crypto.randomBytes(4).toString("hex")}`, STREAM_LEASE_SEC: "5" };
 
 const admin = async (sql: string) => {
   const c = new pg.Client({ connectionString: DATABASE_URL });
@@ -71,12 +71,13 @@ test("a worker behind sheds its newest stream to a worker with room, which check
   const w1 = await startWorker("w1", { TEST_DETECT_MIN_JOB_MS: "2500", STREAM_FRAME_BACKLOG: "1", STREAM_ADMISSION_WINDOW_SEC: "6" });
   workers.push(w1);
   const cb = `${rx.url}/cb`;
+  // both posted back to back, before w1 can fall behind (a worker behind takes no new stream); w1 claims the older first
   const a = await api.post("/videostream/v4", qrStreamRequest(sources[0].rtmpUrl, cb, { tokenId: "a", returnAllImg: 1 }));
-  await waitFor(async () => w1.output().includes(`stream ${a.requestId}: taken by w1`), 60_000);
   const b = await api.post("/videostream/v4", qrStreamRequest(sources[1].rtmpUrl, cb, { tokenId: "b", returnAllImg: 1 }));
+  assert.equal(a.code, 1100, JSON.stringify(a));
   assert.equal(b.code, 1100, JSON.stringify(b));
   const [idA, idB] = [String(a.requestId), String(b.requestId)];
-  await waitFor(async () => w1.output().includes(`stream ${idB}: taken by w1`), 60_000);
+  await waitFor(async () => w1.output().includes(`stream ${idA}: taken by w1`) && w1.output().includes(`stream ${idB}: taken by w1`), 60_000);
   const unchecked = (id: string) => rx.received.filter((x) => String(x.body.requestId).startsWith(`${id}_v`) && (x.body.frameDetail as { auxInfo: { detectType?: number } }).auxInfo.detectType === 2);
   await rx.until(() => unchecked(idA).length + unchecked(idB).length > 0, 90_000);
 

@@ -19,7 +19,7 @@ const { REDIS_URL, DATABASE_URL } = process.env;
 const skip = REDIS_URL && DATABASE_URL ? false : "REDIS_URL and DATABASE_URL are not both set: scaled mode needs a real Redis and PostgreSQL (.ci/run sets them)";
 if (skip) console.log(`# skipping scaled-mode stream tests: ${skip}`);
 
-const LEASE_SEC = 3;
+const LEASE_SEC = 6;
 const schema = `t_${crypto.randomBytes(6).toString("hex")}`;
 const prefix = `test-${crypto.randomBytes(4).toString("hex")}`;
 let dataDir = "";
@@ -50,7 +50,7 @@ before(async () => {
       script: "server/worker-main.ts",
       ready: /> worker \S+ ready: health and metrics on (http:\/\/\S+?) /,
       timeoutMs: 120_000,
-      env: { ...shared, DATABASE_URL: dbUrl, WORKER_NAME: name, WORKER_PORT: "0", DETECT_WORKERS: "1", STREAM_CAPACITY: "2", AUTO_INSTALL_PACKAGES: "0", PREVIEW_RETENTION_MIN: "0" },
+      env: { ...shared, DATABASE_URL: dbUrl, WORKER_NAME: name, WORKER_PORT: "0", DETECT_WORKERS: "1", STREAM_CAPACITY: "2", STREAM_ADMISSION_WINDOW_SEC: "0", AUTO_INSTALL_PACKAGES: "0", PREVIEW_RETENTION_MIN: "0" },
     });
   workers.push(...(await Promise.all([worker("w1"), worker("w2")])));
   sources.push(...(await Promise.all(["a", "b", "c"].map((k) => startRtmpSource({ name: `scale-${k}`, audio: "none", qr: { text: `https://spam.example/scale-${k}`, fromSec: 0, toSec: 6 } })))));
@@ -126,4 +126,26 @@ test("streams spread over the workers, survive a worker killed with -9, refuse p
   assert.equal(again.code, 1100, JSON.stringify(again));
   assert.equal((again.detail as { errorCode?: number } | undefined)?.errorCode, undefined);
   await api.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: again.requestId });
+});
+
+test("a holder whose lease went to another process stops at once and never overwrites the new holder's state", { skip, timeout: 240_000 }, async () => {
+  const cb = `${rx.url}/cb`;
+  const d = await api.post("/videostream/v4", qrStreamRequest(sources[2].rtmpUrl, cb, { tokenId: "d" }));
+  assert.equal(d.code, 1100, JSON.stringify(d));
+  const id = String(d.requestId);
+  const holder = await waitFor(async () => holderOf(id) ?? null, 60_000, 100);
+  await rx.until((r) => framesOf(r, id).length >= 2, 90_000);
+  // another process holds it now (as after a pause longer than the lease), with state of its own
+  await admin(`UPDATE ${schema}.tasks SET lease_owner = 'intruder', lease_until = now() + interval '120 seconds', state = jsonb_set(state, '{nextFrameIndex}', '100000') WHERE request_id = '${id}'`);
+  await waitFor(async () => new RegExp(`stream ${id}: stopped here; its holder has it`).test(holder.output()), 30_000, 100);
+  const c = new pg.Client({ connectionString: DATABASE_URL });
+  await c.connect();
+  const { rows } = await c.query(`SELECT lease_owner, status, state->>'nextFrameIndex' AS next FROM ${schema}.tasks WHERE request_id = $1`, [id]);
+  assert.deepEqual(rows[0], { lease_owner: "intruder", status: "running", next: "100000" }, "the old holder wrote nothing after losing the lease");
+  // the intruder "dies": its lease runs out, and a Close on the API node ends the stream, with its stream-end
+  await c.query(`UPDATE ${schema}.tasks SET lease_until = now() - interval '1 second' WHERE request_id = $1`, [id]);
+  await c.end();
+  const closed = await api.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: id });
+  assert.equal(closed.code, 1100, JSON.stringify(closed));
+  await rx.until((r) => r.some((x) => x.body.requestId === id && x.body.statCode === 1), 60_000);
 });

@@ -1,5 +1,7 @@
 // The audio-segment detector end to end: Silero VAD, pocketsphinx, fpcalc and the SING measure on audio generated here.
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -125,6 +127,18 @@ test("a noisy AAC excerpt of a reference song → COPYRIGHTSONGS hit with the en
   assert.equal(v.allLabels[0].probability, v.match?.score);
   assert.deepEqual(v.audioTags, { song: 1 });
   assert.equal(v.businessLabels[0]?.businessLabel1, "sing");
+});
+
+test("an excerpt played 6 % fast (pitch up a semitone, as re-uploads dodge matching) still matches, saying its speed", async () => {
+  // the excerpt at 16 kHz, its sample rate relabelled: plays 6 % faster and a semitone higher
+  const fast = path.join(tmp, "excerpt-fast.wav");
+  await promisify(execFile)("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", media.excerptA, "-af", "asetrate=16960,aresample=16000", "-ac", "1", fast]);
+  const v = await detect(fast, ["COPYRIGHTSONGS"]);
+  assert.equal(v.match?.entry, "Tune A (synthetic)", JSON.stringify(v.match));
+  assert.equal(v.match?.speed, 1.06);
+  assert.ok(Math.abs((v.match?.offsetSec ?? 0) - EXCERPT_AT) <= 1, `offset in the original's time: ${v.match?.offsetSec}`);
+  const listed = await refs.list();
+  assert.deepEqual(listed[0].variants?.map((x) => x.speed), [0.94, 0.97, 1.03, 1.06], "the reference is kept at the other speeds too");
 });
 
 test("another song → no known-audio hit (and only requested lists are searched)", async () => {

@@ -10,6 +10,7 @@ export type {
 export { InvalidAudioError } from "./detector";
 export { AudioDetectorClosedError, AudioQueueFullError } from "./queue";
 export { compareFingerprints, fingerprintFile, FingerprintError, ITEM_SEC } from "./fingerprint";
+export { compareWithTrack } from "./known";
 export { fileReferenceTracks, REFERENCE_LISTS, type FileReferenceTracks, type ReferenceListName, type ReferenceTrack, type ReferenceTracks } from "./references";
 export { SttError } from "./stt/pocketsphinx";
 export { DEFAULT_AUDIO_LISTS } from "./lists";

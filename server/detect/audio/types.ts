@@ -69,6 +69,8 @@ export interface KnownAudioMatch {
   offsetSec: number;
   /** 1 − fingerprint bit-error rate */
   score: number;
+  /** present when the segment plays the track at another speed (pitch with it): its speed, 1.06 = 6 % fast */
+  speed?: number;
 }
 
 export interface SegmentVerdict extends RiskCore {
