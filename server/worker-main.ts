@@ -9,6 +9,7 @@ import { WorkerDetectPool } from "./detect/pool";
 import { watchEngine } from "./metrics";
 import { allowList, serveMetrics } from "./metrics/serve";
 import { ensureProductPackages } from "./setup/debian-packages";
+import { createHubBroadcaster } from "./hub";
 
 const config = loadConfig({ ...process.env, PROCESS_ROLE: "worker" });
 if (!config.scale.on) {
@@ -23,6 +24,9 @@ const slow = Number(process.env.TEST_DETECT_MIN_JOB_MS ?? 0);
 if (slow > 0 && engine.ctx.detect instanceof WorkerDetectPool) engine.ctx.detect.setMinJobMsForTest(slow);
 await engine.start();
 const unwatch = watchEngine(engine);
+// the live health of the streams held here reaches the browsers on every dashboard node (through the hubs' Redis stream)
+const hub = createHubBroadcaster(config.redisUrl!);
+engine.streams.onHealth((u) => hub.streamHealth(u));
 const metricsAllow = allowList(config.metrics.allow);
 
 const server = http.createServer((req, res) => {
@@ -51,6 +55,7 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
       unwatch();
       server.close();
       await engine.stop();
+      await hub.close();
       process.exit(0);
     })();
   });

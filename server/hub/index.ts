@@ -42,6 +42,34 @@ export interface HubOptions {
 const sessionRoom = (id: string) => `session:${id}`;
 const userRoom = (id: string) => `user:${id}`;
 
+/** The Redis adapter every hub of a deployment shares (one stream, one channel prefix). */
+function redisAdapter(redisUrl: string, streamName = "moderation:hub") {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  redis.on("error", () => undefined); // reconnects on its own; the adapter's reads resume then
+  return { redis, adapter: createAdapter(redis, { streamName, channelPrefix: streamName }) };
+}
+
+/** Health updates to the rooms that show them: the stream's timeline and the wall. */
+const healthTo = (io: Server<ClientToServerEvents, ServerToClientEvents>, u: StreamHealthUpdate) => void io.to([streamRoom(u.snapshot.requestId), STREAMS_ROOM]).emit("stream:health", u);
+
+/**
+ * Scaled mode, a worker (no HTTP, no browsers): what it raises for browsers (a stream's live health) is sent through
+ * the hubs' Redis stream, so every dashboard node delivers it to its own connections in those rooms.
+ */
+export function createHubBroadcaster(redisUrl: string, o: { redisStreamName?: string } = {}): Pick<Hub, "streamHealth" | "close"> {
+  const io = new Server<ClientToServerEvents, ServerToClientEvents>();
+  const { redis, adapter } = redisAdapter(redisUrl, o.redisStreamName);
+  io.adapter(adapter);
+  return {
+    streamHealth: (u) => healthTo(io, u),
+    close: async () => {
+      // no HTTP server behind it (io.close would close one): stop the adapter's reads, then its connection
+      await io.of("/").adapter.close();
+      redis.disconnect();
+    },
+  };
+}
+
 /** socket.io on the same HTTP server as Next; clients join named rooms and get typed events. */
 export function createHub(server: http.Server, authorize: (req: http.IncomingMessage) => Promise<HubIdentity | null>, opts: HubOptions = {}): Hub {
   const io = new Server<ClientToServerEvents, ServerToClientEvents>(server, {
@@ -57,9 +85,9 @@ export function createHub(server: http.Server, authorize: (req: http.IncomingMes
   });
   let redis: Redis | null = null;
   if (opts.redisUrl) {
-    redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
-    redis.on("error", () => undefined); // reconnects on its own; the adapter's reads resume then
-    io.adapter(createAdapter(redis, { streamName: opts.redisStreamName ?? "moderation:hub", channelPrefix: opts.redisStreamName ?? "moderation:hub" }));
+    const shared = redisAdapter(opts.redisUrl, opts.redisStreamName);
+    redis = shared.redis;
+    io.adapter(shared.adapter);
   }
   // every connection carries the dashboard's session cookie; checked once per connection
   io.use((socket, next) => {
@@ -88,7 +116,7 @@ export function createHub(server: http.Server, authorize: (req: http.IncomingMes
     fileProgress: (e) => void io.to([FILES_ROOM, fileRoom(e.requestId)]).emit("file:progress", e),
     streamEvent: (e) => void io.to(streamRoom(e.requestId)).emit("stream:event", e),
     streamSummary: (s) => void io.to(STREAMS_ROOM).emit("stream:summary", s),
-    streamHealth: (u) => void io.to([streamRoom(u.snapshot.requestId), STREAMS_ROOM]).emit("stream:health", u),
+    streamHealth: (u) => healthTo(io, u),
     incident: (i) => void io.to(INCIDENTS_ROOM).emit("incident", i),
     disconnect: (q) => {
       if (q.sessionId) io.in(sessionRoom(q.sessionId)).disconnectSockets(true);

@@ -8,8 +8,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
 import { io as connect, type Socket } from "socket.io-client";
-import { createHub, type Hub } from "../../server/hub";
-import { streamRoom } from "../../lib/events";
+import { createHub, createHubBroadcaster, type Hub } from "../../server/hub";
+import { STREAMS_ROOM, streamRoom } from "../../lib/events";
+import type { StreamHealthUpdate } from "../../lib/stream-health";
 import type { StreamEvent } from "../../lib/dashboard-api";
 import { waitFor } from "../support/net";
 
@@ -104,4 +105,28 @@ test("a session ended on node A cuts its connections on node B; the account's ot
   a.hub.disconnect({ userId: "u2", exceptSessionId: "s-kept" });
   await waitFor(async () => !third.connected || null, 10_000);
   assert.equal(kept.connected, true);
+});
+
+test("a worker (no HTTP, no browsers) sends a stream's live health to the browsers on the dashboard nodes", { skip }, async () => {
+  const requestId = crypto.randomBytes(16).toString("hex");
+  const worker = createHubBroadcaster(REDIS_URL!, { redisStreamName: streamName });
+  try {
+    const onTimeline = client(b, "s-health");
+    const onWall = client(a, "s-wall");
+    await waitFor(async () => (onTimeline.connected && onWall.connected) || null, 10_000);
+    assert.equal(await subscribe(onTimeline, streamRoom(requestId)), true);
+    assert.equal(await subscribe(onWall, STREAMS_ROOM), true);
+    const got: { timeline: StreamHealthUpdate[]; wall: StreamHealthUpdate[] } = { timeline: [], wall: [] };
+    onTimeline.on("stream:health", (u: StreamHealthUpdate) => got.timeline.push(u));
+    onWall.on("stream:health", (u: StreamHealthUpdate) => got.wall.push(u));
+    const update = { snapshot: { requestId, pull: { state: "connected" } }, event: null } as unknown as StreamHealthUpdate;
+    await waitFor(async () => {
+      worker.streamHealth(update);
+      return (got.timeline.length > 0 && got.wall.length > 0) || null;
+    }, 15_000, 300);
+    assert.equal(got.timeline[0].snapshot.requestId, requestId);
+    assert.equal(got.wall[0].snapshot.requestId, requestId);
+  } finally {
+    await worker.close();
+  }
 });
