@@ -189,12 +189,15 @@ export class StreamLeases {
   }
 }
 
+/** A stream whose end has begun (its reason stored: closed, ended, retries exhausted) no longer counts as running. */
+const notEnding = sql`(${tasks.state}->>'endReason') IS NULL`;
+
 /** Scaled mode, on the node that got the request: is the same stream already running anywhere (CONTRACT §1.4)? */
 export async function runningDuplicate(ctx: EngineContext, kind: string, keyId: string, identity: string): Promise<string | null> {
   const [row] = await ctx.store.db
     .select({ id: tasks.requestId })
     .from(tasks)
-    .where(and(eq(tasks.kind, kind as TaskRow["kind"]), eq(tasks.keyId, keyId), eq(tasks.identity, identity), eq(tasks.status, "running"), isNull(tasks.closeRequestedAt)))
+    .where(and(eq(tasks.kind, kind as TaskRow["kind"]), eq(tasks.keyId, keyId), eq(tasks.identity, identity), eq(tasks.status, "running"), isNull(tasks.closeRequestedAt), notEnding))
     .limit(1);
   return row?.id ?? null;
 }
@@ -204,7 +207,7 @@ export async function runningCount(ctx: EngineContext, keyId: string): Promise<n
   const [row] = await ctx.store.db
     .select({ n: sql<number>`count(*)::int` })
     .from(tasks)
-    .where(and(inArray(tasks.kind, [...LIVE_KINDS]), eq(tasks.keyId, keyId), eq(tasks.status, "running"), isNull(tasks.closeRequestedAt)));
+    .where(and(inArray(tasks.kind, [...LIVE_KINDS]), eq(tasks.keyId, keyId), eq(tasks.status, "running"), isNull(tasks.closeRequestedAt), notEnding));
   return row?.n ?? 0;
 }
 

@@ -65,6 +65,12 @@ export function textHits(lines: readonly OcrLine[], lists: readonly CompiledList
 
 /** Text lines are enlarged to about this height before reading (Tesseract reads best with glyphs ≈ 30–40 px tall). */
 const LINE_HEIGHT_PX = 40;
+/** a line read with fewer characters than this share of its width ÷ height (a CJK line holds ≈ 1 per height) is read again as bright text */
+const BRIGHT_RETRY_SHARE = 0.6;
+/** a busy frame read whole with fewer characters than this is read again as bright text */
+const BUSY_ENOUGH_CHARS = 12;
+/** grey level from which a pixel counts as a bright (white caption) stroke */
+const BRIGHT_TEXT_MIN = 235;
 /** Frames are scanned for text at this width (the scan's thresholds are tuned for it). */
 const SCAN_WIDTH = 640;
 
@@ -115,11 +121,13 @@ export class OcrEngine implements Engine {
     return { ...out, scores: { readMode: mode, linesRead: scan.kind === "lines" ? scan.boxes.length : 0 } };
   }
 
-  /** Today's whole-frame read: Tesseract lays out the page itself. */
+  /** A picture too busy to find lines in: Tesseract lays out the page itself; little text found → the bright strokes read too. */
   private async readWhole(image: Buffer): Promise<OcrLine[]> {
     await this.mode(Tesseract.PSM.AUTO);
-    const { data } = await this.worker!.recognize(image, {}, { text: false, blocks: true });
-    return linesFromTesseract((data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines)), POLICY.ocr.minWordConfidence);
+    const read = await this.readCrop(image);
+    if (read.reduce((n, l) => n + l.text.replace(/\s/g, "").length, 0) >= BUSY_ENOUGH_CHARS) return read;
+    const bright = await sharp(image).greyscale().threshold(BRIGHT_TEXT_MIN).negate().png({ compressionLevel: 1 }).toBuffer();
+    return [...read, ...(await this.readCrop(bright))];
   }
 
   /** Reads each candidate line on its own: cropped from the full-size frame, small text enlarged, in reading order. */
@@ -137,10 +145,22 @@ export class OcrEngine implements Engine {
         .resize({ width: Math.round(p.w * enlarge), height: Math.round(p.h * enlarge), kernel: "lanczos3" })
         .png({ compressionLevel: 1 })
         .toBuffer();
-      const { data } = await this.worker!.recognize(crop, {}, { text: false, blocks: true });
-      out.push(...linesFromTesseract((data.blocks ?? []).flatMap((bl) => bl.paragraphs.flatMap((pa) => pa.lines)), POLICY.ocr.minWordConfidence));
+      const read = await this.readCrop(crop);
+      out.push(...read);
+      // far fewer characters than the line's size holds: captions over pictures are white with a dark outline, which
+      // Tesseract's own binarisation loses on a busy background; read the bright strokes alone, as dark on white
+      const chars = read.reduce((n, l) => n + l.text.replace(/\s/g, "").length, 0);
+      if (chars < BRIGHT_RETRY_SHARE * (full.w / full.h)) {
+        const bright = await sharp(crop).greyscale().threshold(BRIGHT_TEXT_MIN).negate().png({ compressionLevel: 1 }).toBuffer();
+        out.push(...(await this.readCrop(bright)));
+      }
     }
     return out;
+  }
+
+  private async readCrop(png: Buffer): Promise<OcrLine[]> {
+    const { data } = await this.worker!.recognize(png, {}, { text: false, blocks: true });
+    return linesFromTesseract((data.blocks ?? []).flatMap((bl) => bl.paragraphs.flatMap((pa) => pa.lines)), POLICY.ocr.minWordConfidence);
   }
 
   private psm: Tesseract.PSM | undefined;

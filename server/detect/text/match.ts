@@ -34,9 +34,12 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Plain word → regex: case-insensitive, any whitespace between its parts, ASCII ends must sit on word boundaries. */
+/**
+ * Plain word → regex: case-insensitive, any whitespace between its parts (or none: OCR often drops the spaces of a
+ * tight line, "gunsforsale"), ASCII ends must sit on word boundaries.
+ */
 export function wordToPattern(word: string): string {
-  const body = word.trim().toLowerCase().split(/\s+/).map(escapeRegex).join("\\s+");
+  const body = word.trim().toLowerCase().split(/\s+/).map(escapeRegex).join("\\s*");
   const start = ASCII_WORD.test(word.trim()[0] ?? "") ? "(?<![a-z0-9])" : "";
   const end = ASCII_WORD.test(word.trim().slice(-1)) ? "(?![a-z0-9])" : "";
   return start + body + end;
