@@ -98,6 +98,36 @@ async function takeover(): Promise<Record<string, number>> {
   }
 }
 
+/**
+ * Graceful handover: the holder of a stream (a frame a second) is stopped with SIGTERM; the gap is the time between
+ * the last frame callback it sent and the first one from the worker that took the stream over.
+ */
+export async function handover(): Promise<Record<string, number>> {
+  const src = await startRtmpSource({ name: "bench-handover", audio: "none" });
+  const rx = await startReceiver();
+  try {
+    return await withCluster(2, async ({ api, workers }) => {
+      const ack = await api.post("/videostream/v4", qrStreamRequest(src.rtmpUrl, `${rx.url}/cb`, { returnAllImg: 1 }));
+      const id = String(ack.requestId);
+      const frames = () => rx.received.filter((x) => String(x.body.requestId).startsWith(`${id}_v`));
+      const holder = await waitFor(async () => workers.find((w) => w.output().includes(`stream ${id}: taken by`)) ?? null, 60_000);
+      const other = workers.find((w) => w !== holder)!;
+      await rx.until(() => frames().length >= 3, 60_000);
+      const stopped = Date.now();
+      await holder.stop();
+      const lastOld = frames().at(-1)!;
+      await waitFor(async () => other.output().includes(`stream ${id}: taken by`), 60_000, 50);
+      await rx.until(() => frames().some((x) => x.at > lastOld.at && x !== lastOld), 60_000);
+      const firstNew = frames().find((x) => x.at > lastOld.at)!;
+      await api.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: id });
+      return { cadenceSec: 1, stopToLastOldFrameMs: lastOld.at - stopped, gapBetweenFrameCallbacksMs: firstNew.at - lastOld.at };
+    });
+  } finally {
+    await rx.close();
+    await src.close();
+  }
+}
+
 export async function benchScale(): Promise<Record<string, unknown>> {
   if (!process.env.REDIS_URL || !process.env.DATABASE_URL) return { skipped: "REDIS_URL and DATABASE_URL are not both set: the scale-out bench needs a real Redis and PostgreSQL" };
   const files = Number(process.env.BENCH_SCALE_FILES ?? 6);
@@ -107,6 +137,7 @@ export async function benchScale(): Promise<Record<string, unknown>> {
     files: [one, two],
     twoOverOne: Math.round((two.filesPerMinute / one.filesPerMinute) * 100) / 100,
     takeover: await takeover().catch((err: Error) => ({ error: err.message })),
+    gracefulHandover: await handover().catch((err: Error) => ({ error: err.message })),
     note: `30 s 720p files (QR + OCR + NSFW), ${files} at once; workers are real processes (one detector thread each) on this ${os.availableParallelism()}-core machine, so 2 workers share its cores: the ratio shows the queue spreading work, not a second machine; takeover = kill -9 of a stream's worker → another worker holds it (lease ${LEASE_SEC} s)`,
   };
 }
