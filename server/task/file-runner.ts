@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import { Code, codeMessage } from "../../lib/contract/codes";
 import { tasks } from "../store/schema";
 import type { EngineContext } from "./context";
@@ -7,6 +7,10 @@ import { fileJobs, fileJobWorker, type FileJobs, type FileJobWorker } from "../q
 
 /** A task that crashed the pipeline this many times is ended with 1903 instead of retried forever. */
 const MAX_RUNS = 3;
+/** scaled mode: a finished file without a callback in the outbox this long after its result was stored lost it in a crash */
+const LOST_CALLBACK_AGE_MS = 60_000;
+/** scaled mode: the advisory lock the processes take turns on to queue lost callbacks */
+const LOST_CALLBACKS_LOCK = 0x6d6f6401;
 /** scaled mode: how often unfinished files are queued again */
 const SWEEP_MS = 30_000;
 
@@ -87,22 +91,35 @@ export class FileRunner {
    * every finished, unexpired file with a callback URL and no outbox row gets its stored result queued.
    */
   private async requeueLostCallbacks(): Promise<void> {
-    const lost = await this.ctx.store.db
-      .select({ id: tasks.requestId, request: tasks.request, result: tasks.result })
-      .from(tasks)
-      .where(
-        and(
-          eq(tasks.kind, "video"),
-          inArray(tasks.status, ["done", "failed"]),
-          gt(tasks.expiresAt, new Date()),
-          sql`${tasks.request}->>'callback' IS NOT NULL AND ${tasks.result} IS NOT NULL`,
-          sql`NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.request_id = ${tasks.requestId})`,
-        ),
-      );
-    for (const t of lost) {
-      this.ctx.log(`file ${t.id}: queuing the result callback a crash had lost`);
-      await this.ctx.dispatcher.enqueue({ requestId: t.id, url: String(t.request.callback), body: t.result, schedule: "video" });
-    }
+    const find = (db: Pick<EngineContext["store"]["db"], "select">) =>
+      db
+        .select({ id: tasks.requestId, request: tasks.request, result: tasks.result })
+        .from(tasks)
+        .where(
+          and(
+            eq(tasks.kind, "video"),
+            inArray(tasks.status, ["done", "failed"]),
+            gt(tasks.expiresAt, new Date()),
+            // scaled mode: a worker alive right now queues its callback just after storing the result; only a result
+            // stored a while ago without one was left by a crash
+            ...(this.jobs ? [lt(tasks.updatedAt, new Date(Date.now() - LOST_CALLBACK_AGE_MS))] : []),
+            sql`${tasks.request}->>'callback' IS NOT NULL AND ${tasks.result} IS NOT NULL`,
+            sql`NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.request_id = ${tasks.requestId})`,
+          ),
+        );
+    const requeue = async (lost: Awaited<ReturnType<typeof find>>) => {
+      for (const t of lost) {
+        this.ctx.log(`file ${t.id}: queuing the result callback a crash had lost`);
+        await this.ctx.dispatcher.enqueue({ requestId: t.id, url: String(t.request.callback), body: t.result, schedule: "video" });
+      }
+    };
+    if (!this.jobs) return requeue(await find(this.ctx.store.db));
+    // scaled mode: processes starting together take turns (a transaction-scoped lock), so each lost callback is
+    // queued once: the next one's query runs after the previous one's deliveries were stored
+    await this.ctx.store.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${LOST_CALLBACKS_LOCK})`);
+      await requeue(await find(tx));
+    });
   }
 
   /** Scaled mode: queues again every unfinished file (a no-op for the jobs that wait or run). */
