@@ -24,18 +24,27 @@ const roles: Array<{ name: string; script: string; env: Record<string, string> }
 ];
 
 console.log(`> cluster: 2 nodes on http://localhost:${basePort} and :${basePort + 1}, 2 workers; Redis ${shared.REDIS_URL}, PostgreSQL ${shared.DATABASE_URL?.replace(/\/\/[^@]*@/, "//…@")}, data in ${shared.DATA_DIR}`);
-const children: ChildProcess[] = roles.map((r) => {
+const children: ChildProcess[] = [];
+/** Starts one role; resolves once it printed `ready` (or at once without one). */
+function start(r: (typeof roles)[number], ready?: RegExp): Promise<void> {
   // detached: a Ctrl-C reaches only this process, which stops each child once (SIGTERM: graceful hand-back)
   const child = spawn(process.execPath, ["--import", "tsx", r.script], { cwd: root, env: { ...shared, ...r.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  children.push(child);
   const prefix = (b: Buffer) => b.toString().split("\n").filter(Boolean).map((l) => `[${r.name}] ${l}`).join("\n");
-  child.stdout!.on("data", (b: Buffer) => console.log(prefix(b)));
+  let isReady: () => void = () => undefined;
+  const readyNow = new Promise<void>((resolve) => (isReady = resolve));
+  child.stdout!.on("data", (b: Buffer) => {
+    console.log(prefix(b));
+    if (ready?.test(b.toString())) isReady();
+  });
   child.stderr!.on("data", (b: Buffer) => console.error(prefix(b)));
   child.on("exit", (code) => {
     console.log(`> ${r.name} exited (${code})`);
+    isReady();
     if (!stopping) shutdown(1);
   });
-  return child;
-});
+  return ready ? readyNow : Promise.resolve();
+}
 
 let stopping = false;
 function shutdown(code: number): void {
@@ -47,3 +56,8 @@ function shutdown(code: number): void {
   void Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null))).then(() => process.exit(code));
 }
 for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => shutdown(0));
+
+// the first node alone until it is ready: on a fresh DATA_DIR it creates the secrets and the accessKey every other
+// process then reads (started together, each would make its own)
+await start(roles[0], /> ready on /);
+if (!stopping) await Promise.all(roles.slice(1).map((r) => start(r)));
