@@ -69,9 +69,9 @@ function limitersOf(engine: Engine) {
 const qpsLimit = (why: string, retryAfterSec: number) => Object.assign(new ApiError(Code.QPS_LIMIT, `${codeMessage(Code.QPS_LIMIT)}: ${why}; retry in ${retryAfterSec} s`), { retryAfterSec });
 
 /** FILE_QUEUE_MAX: files accepted but not yet processing. */
-function fileQueueFull(e: Engine): string | null {
+async function fileQueueFull(e: Engine): Promise<string | null> {
   const max = e.ctx.config.limits.fileQueueMax;
-  const refused = e.files.refusal();
+  const refused = await e.files.refusal();
   if (refused) return refused;
   return max > 0 && e.files.waitingCount >= max ? `${e.files.waitingCount} files are already waiting to be processed (FILE_QUEUE_MAX ${max})` : null;
 }

@@ -95,7 +95,11 @@ export class StreamLeases {
     // the database's clock, not this machine's: workers whose clocks differ still see each other alive
     const load = { capacity: this.o.capacity, held: this.runner.active, behind, heartbeatAt: sql`now()` };
     await db.insert(streamWorkers).values({ name: owner, ...load }).onConflictDoUpdate({ target: streamWorkers.name, set: load });
-    if (this.stopping || this.stopped) return;
+    if (this.stopping || this.stopped) {
+      // stop() began while this tick wrote the heartbeat: take it back, no one is to count on this process
+      await db.delete(streamWorkers).where(eq(streamWorkers.name, owner));
+      return;
+    }
     const peers = await livePeers(this.ctx, this.o.leaseSec);
     if (behind > 0) {
       // at most one stream shed per lease period, so the detectors get the time to catch up before the next
@@ -117,7 +121,8 @@ export class StreamLeases {
     const got = claimed.rows[0];
     if (!got) return;
     const [row] = await db.select().from(tasks).where(eq(tasks.requestId, got.id));
-    if (!row || this.stopping || this.stopped) {
+    // its previous copy here is still stopping (lease lost, then handed back to this process): claimed later
+    if (!row || this.stopping || this.stopped || this.runner.isRunning(got.id)) {
       // claimed while stopping: handed straight back
       await db.update(tasks).set({ leaseOwner: null, leaseUntil: null }).where(and(eq(tasks.requestId, got.id), eq(tasks.leaseOwner, owner)));
       return;

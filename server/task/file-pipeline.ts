@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { Code, codeMessage } from "../../lib/contract/codes";
 import { parseTypeList, IMG_TYPES, IMG_BUSINESS_TYPES, AUDIO_TYPES, AUDIO_BUSINESS_TYPES } from "../../lib/contract/taxonomy";
@@ -37,12 +37,13 @@ const rel = (requestId: string, file: string) => `${requestId}/${path.basename(f
 export async function runVideoFile(ctx: EngineContext, task: TaskRow, signal: AbortSignal): Promise<void> {
   const req = task.request as unknown as VideoFileRequest;
   const dir = path.join(ctx.mediaRoot, task.requestId);
-  await fs.rm(dir, { recursive: true, force: true });
-  await fs.mkdir(dir, { recursive: true });
   const progress: TaskProgress = { framesDone: 0, framesTotal: 0, segmentsDone: 0, segmentsTotal: 0 };
   // this run's number is its claim on the task: a run superseded by another (scaled mode: this worker lost the job's
   // lock and another runs the file) stores no result and queues no callback
   const run = await setStatus(ctx, task, "processing", progress);
+  if (run === null) return; // finished meanwhile (another run stored its result): its media is left alone
+  await fs.rm(dir, { recursive: true, force: true });
+  await fs.mkdir(dir, { recursive: true });
 
   let result: Record<string, unknown>;
   const clock = new StageClock(task.requestId);
@@ -259,15 +260,16 @@ function throttle(fn: () => Promise<unknown>, ms: number): () => void {
   };
 }
 
-/** Marks the task processing and counts the run; returns this run's number. */
-async function setStatus(ctx: EngineContext, task: TaskRow, status: "processing", progress: TaskProgress): Promise<number> {
+/** Marks the task processing and counts the run; returns this run's number, or null when the task has finished meanwhile. */
+async function setStatus(ctx: EngineContext, task: TaskRow, status: "processing", progress: TaskProgress): Promise<number | null> {
   const [row] = await ctx.store.db
     .update(tasks)
     .set({ status, progress, runCount: sql`${tasks.runCount} + 1`, updatedAt: new Date() })
-    .where(eq(tasks.requestId, task.requestId))
+    .where(and(eq(tasks.requestId, task.requestId), inArray(tasks.status, ["queued", "processing"])))
     .returning({ runCount: tasks.runCount });
+  if (!row) return null;
   emit(ctx, task, status, progress);
-  return row?.runCount ?? task.runCount + 1;
+  return row.runCount;
 }
 
 async function saveProgress(ctx: EngineContext, task: TaskRow, progress: TaskProgress) {

@@ -44,7 +44,7 @@ export class FileRunner {
     const rows = await this.ctx.store.db.select({ id: tasks.requestId }).from(tasks).where(and(eq(tasks.kind, "video"), inArray(tasks.status, ["queued", "processing"]))).orderBy(tasks.createdAt);
     if (this.jobs) {
       // every process queues what the store says is unfinished: a job that waits or runs already is not doubled
-      for (const r of rows) await this.jobs.add(r.id);
+      for (const r of rows) await this.enqueue(r.id); // a Redis blip is logged; the sweep queues it later
       const { scale, redisUrl } = this.ctx.config;
       if (scale.takesFiles) {
         this.worker = fileJobWorker(redisUrl!, scale.queuePrefix, { concurrency: this.concurrency, lockSec: scale.fileJobLockSec, run: (id, signal) => this.runJob(id, signal), log: this.ctx.log });
@@ -126,11 +126,16 @@ export class FileRunner {
   private async sweep(): Promise<void> {
     const rows = await this.ctx.store.db.select({ id: tasks.requestId }).from(tasks).where(and(eq(tasks.kind, "video"), inArray(tasks.status, ["queued", "processing"]))).orderBy(tasks.createdAt).limit(1000);
     for (const r of rows) await this.jobs!.add(r.id);
+    // a worker that stored a result and died before queuing its callback, restarted within a minute: found here
+    await this.requeueLostCallbacks();
   }
 
   /** Scaled mode: why a file cannot be accepted now (no process takes files), or null. */
-  refusal(): string | null {
-    return this.jobs && this.takers === 0 && !this.worker ? "no worker takes files (start `npm run worker`)" : null;
+  async refusal(): Promise<string | null> {
+    if (!this.jobs || this.worker || this.takers !== 0) return null;
+    // the count read each second says none: ask again now (a worker may have just started)
+    this.takers = await this.jobs.takers().catch(() => this.takers);
+    return this.takers === 0 ? "no worker takes files (start `npm run worker`)" : null;
   }
 
   /** Starts (or queues) a stored file. Scaled mode: resolves once it is on the shared queue, or logged for the sweep. */

@@ -468,6 +468,8 @@ export class StreamTask {
     this.emits = this.emits
       .then(async () => {
         await this.save();
+        // scaled mode: the save is fenced by the lease; one that found the stream held elsewhere sends nothing more
+        if (this.leaseLost) return;
         await enqueue();
       })
       .catch((err) => this.ctx.log(`stream ${this.requestId}: ${(err as Error).stack ?? err}`));
@@ -548,6 +550,9 @@ export class StreamTask {
     this.ctx.log(`stream ${this.requestId}: its lease is held elsewhere now; stopping here without writing`);
     this.stopping = true;
     this.drainCap = Date.now();
+    // what waits for detection is the new holder's to capture again: dropped here, not called back
+    this.frameQueue.length = 0;
+    this.segmentQueue.length = 0;
     this.changed();
     this.wake?.();
     void this.pull?.stop().catch(() => undefined);
@@ -576,7 +581,9 @@ export class StreamTask {
   private async completeEnd(reason: NonNullable<StreamState["endReason"]>, errorCode: number | undefined, resumed: boolean): Promise<void> {
     await this.pull?.stop(); // ended by itself: already stopped
     await this.drain(Date.now() + this.ctx.config.streamDrainTimeoutSec * 1000, true);
-    // scaled mode: a stream whose lease went elsewhere mid-end is ended by its holder, with the stream-end
+    // scaled mode: a stream whose lease went elsewhere mid-end is ended by its holder, with the stream-end (the
+    // fenced save tells, right before it would be sent)
+    if (this.fence !== null) await this.emits.then(() => this.save()).catch(() => undefined);
     if (this.req.data.returnFinishInfo === 1 && !this.leaseLost) {
       type End = { statCode?: number; contentType?: number };
       const endKey = (url: string, body: End) => `${body.contentType ?? 0} ${url}`;

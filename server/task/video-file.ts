@@ -43,7 +43,7 @@ export interface VideoFileAck {
 }
 
 /** Accepts a file for moderation: persists the task first, then the runner picks it up. */
-export async function submitVideoFile(ctx: EngineContext, req: VideoFileRequest, keyId: string, baseUrl: string, onQueued: (requestId: string) => void | Promise<void>, queueFull: () => string | null = () => null): Promise<VideoFileAck> {
+export async function submitVideoFile(ctx: EngineContext, req: VideoFileRequest, keyId: string, baseUrl: string, onQueued: (requestId: string) => void | Promise<void>, queueFull: () => string | null | Promise<string | null> = () => null): Promise<VideoFileAck> {
   await requireAllowed("data.url", () => checkMediaSource(ctx, req.data.url, ["http:", "https:"]));
   if (req.callback) await requireAllowed("callback", () => checkCallbackTarget(ctx, req.callback!));
 
@@ -52,7 +52,7 @@ export async function submitVideoFile(ctx: EngineContext, req: VideoFileRequest,
     // Decision (documented in README): a btId still in progress is not started twice.
     return { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS), requestId: running.requestId, btId: req.data.btId, detail: { errorCode: 1001, dupRequestId: running.requestId } };
   }
-  const full = queueFull();
+  const full = await queueFull();
   if (full) throw new ApiError(Code.QPS_LIMIT, `${codeMessage(Code.QPS_LIMIT)}: ${full}`);
   await requireOutboxRoom(ctx, keyId);
   const now = new Date();

@@ -57,6 +57,8 @@ before(async () => {
   // the API node: v4 endpoints, no file work (WORKER unset in scaled mode)
   api = await startTestService({ databaseUrl: dbUrl, dataDir, env: { REDIS_URL: REDIS_URL!, QUEUE_PREFIX: prefix, FILE_JOB_LOCK_SEC: "10" } });
   workers.push(...(await Promise.all([startWorker("w1"), startWorker("w2")])));
+  // the API node sees both workers on the queue before the first file
+  await waitFor(async () => (await api.engine!.files.refusal()) === null || null, 30_000, 100);
   web = await startStaticServer(mediaDir());
   rx = await startReceiver();
 });
@@ -141,7 +143,7 @@ test("with no worker taking files, a new file is refused with the reason (nothin
   await Promise.all(workers.map((w) => w.stop()));
   workers.length = 0;
   // the API node reads the queue's takers every second
-  await waitFor(async () => api.engine!.files.refusal() !== null, 30_000, 100);
+  await waitFor(async () => (await api.engine!.files.refusal()) !== null, 30_000, 100);
   const file = await makeVideo({ name: "scale-qr-8s", durationSec: 8, audio: "none", qr: { text: "https://spam.example/scale", fromSec: 0, toSec: 8 } });
   const ack = await api.post("/video/v4", { accessKey: TEST_KEY, appId: "scale", eventId: "video", imgType: "QRCODE", audioType: "NONE", data: { btId: "scale-no-worker", url: `${web.url}/${path.basename(file)}` } });
   assert.notEqual(ack.code, 1100, JSON.stringify(ack));

@@ -79,10 +79,17 @@ suite("keyword matching", () => {
     assert.equal(words("a method for cocaineless fun").length, 0);
     assert.deepEqual(words("Online  Casino and 百家乐").map((w) => w.word), ["Online  Casino", "百家乐"]);
     assert.equal(words("Online casino", new Set(["ADVERT"])).length, 0);
-    assert.equal(wordToPattern("cheap followers"), "(?<![a-z0-9])cheap\\s*followers(?![a-z0-9])");
-    // OCR drops the spaces of a tight line: the phrase still matches, its ends still on word boundaries
-    assert.deepEqual(words("BUY CHEAPFOLLOWERS NOW").map((w) => w.word), ["CHEAPFOLLOWERS"]);
-    assert.equal(words("supercheapfollowersx").length, 0);
+    assert.equal(wordToPattern("cheap followers"), "(?<![a-z0-9])cheap\\s+followers(?![a-z0-9])");
+    // image text: OCR drops the spaces of a tight line; a long phrase still matches, its ends still on word boundaries
+    const image = compileLists(LISTS.map((l) => l.list), { joinSpaces: true });
+    const imageWords = (text: string) => matchLists(text, image, BOTH).flatMap((h) => h.words.map((w) => w.word));
+    assert.deepEqual(imageWords("BUY CHEAPFOLLOWERS NOW"), ["CHEAPFOLLOWERS"]);
+    assert.deepEqual(imageWords("supercheapfollowersx"), []);
+    assert.deepEqual(words("BUY CHEAPFOLLOWERS NOW"), [], "transcripts keep their spaces: no joined match");
+    // a short phrase never matches joined: it would hide inside ordinary words ("the rapist" in "therapist")
+    const short = compileLists([{ ...LISTS[0].list, entries: ["the rapist"] }], { joinSpaces: true });
+    assert.deepEqual(matchLists("my therapist said hi", short, BOTH), []);
+    assert.equal(matchLists("the rapist was caught", short, BOTH).length, 1);
   });
   test("riskSegments are whole lines, merged", () => {
     const text = "hello\nAdd WeChat: maifen888 now\nbye";

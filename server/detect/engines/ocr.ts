@@ -90,7 +90,7 @@ export class OcrEngine implements Engine {
   private readonly lists: () => readonly CompiledList[];
 
   constructor(lists?: () => readonly CompiledList[]) {
-    const builtIn = compileLists(DEFAULT_LISTS);
+    const builtIn = compileLists(DEFAULT_LISTS, { joinSpaces: true });
     this.lists = lists ?? (() => builtIn);
   }
 

@@ -80,7 +80,7 @@ export class KeywordListsReader {
   constructor(dir: string | undefined, builtIn: readonly KeywordList[] = BUILT_IN_LISTS) {
     this.watcher = new DocWatcher(dir, (doc) => {
       const lists = effectiveLists(builtIn, overlayOf(doc));
-      return { lists, compiled: { image: compileLists(lists.filter((l) => l.scope === "image")), speech: compileLists(lists.filter((l) => l.scope === "speech")) } };
+      return { lists, compiled: { image: compileLists(lists.filter((l) => l.scope === "image"), { joinSpaces: true }), speech: compileLists(lists.filter((l) => l.scope === "speech")) } };
     });
   }
 

@@ -34,22 +34,30 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** Shortest phrase (letters, spaces left out) matched also when written without its spaces: shorter ones ("the rapist") hide inside words ("therapist"). */
+const MIN_JOINED_CHARS = 10;
+
 /**
- * Plain word → regex: case-insensitive, any whitespace between its parts (or none: OCR often drops the spaces of a
- * tight line, "gunsforsale"), ASCII ends must sit on word boundaries.
+ * Plain word → regex: case-insensitive, any whitespace between its parts, ASCII ends must sit on word boundaries.
+ * `joinSpaces` (image text: OCR often drops the spaces of a tight line, "GUNSFORSALE"): a phrase of at least
+ * MIN_JOINED_CHARS characters also matches with no space at all.
  */
-export function wordToPattern(word: string): string {
-  const body = word.trim().toLowerCase().split(/\s+/).map(escapeRegex).join("\\s*");
+export function wordToPattern(word: string, o: { joinSpaces?: boolean } = {}): string {
+  const parts = word.trim().toLowerCase().split(/\s+/).map(escapeRegex);
+  const spaced = parts.join("\\s+");
+  const joined = parts.length > 1 && o.joinSpaces && word.replace(/\s+/g, "").length >= MIN_JOINED_CHARS ? parts.join("") : null;
+  const body = joined ? `(?:${spaced}|${joined})` : spaced;
   const start = ASCII_WORD.test(word.trim()[0] ?? "") ? "(?<![a-z0-9])" : "";
   const end = ASCII_WORD.test(word.trim().slice(-1)) ? "(?![a-z0-9])" : "";
   return start + body + end;
 }
 
-export function compileLists(lists: readonly KeywordList[]): CompiledList[] {
+/** `joinSpaces`: image-text lists (see wordToPattern); speech transcripts always have their spaces. */
+export function compileLists(lists: readonly KeywordList[], o: { joinSpaces?: boolean } = {}): CompiledList[] {
   return lists.map((list) => ({
     list,
     entries: list.entries.map((e): CompiledEntry => {
-      const pattern = typeof e === "string" ? wordToPattern(e) : "phrase" in e ? wordToPattern(e.phrase) : e.pattern;
+      const pattern = typeof e === "string" ? wordToPattern(e, o) : "phrase" in e ? wordToPattern(e.phrase, o) : e.pattern;
       const own: { label3?: string; riskLevel?: RiskLevel } = typeof e === "string" ? {} : e;
       return { id: entryId(e), re: new RegExp(pattern, "giu"), label3: own.label3 ?? list.label3, riskLevel: own.riskLevel ?? list.riskLevel };
     }),
