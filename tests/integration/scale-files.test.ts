@@ -8,18 +8,18 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { eq } from "drizzle-orm";
-import pg from "pg";
 import { startTestService, TEST_KEY } from "../support/app";
-import { startChildServer, type ChildServer } from "../support/child-server";
+import type { ChildServer } from "../support/child-server";
 import { makeVideo, mediaDir, startStaticServer } from "../support/media";
 import { startReceiver, waitFor } from "../support/net";
+import { pgAdmin as admin, scaleSkip as skip, scratchSchema, startScaleWorker } from "../support/scale";
 import { deliveries, tasks } from "../../server/store/schema";
 
-const { REDIS_URL, DATABASE_URL } = process.env;
-const skip = REDIS_URL && DATABASE_URL ? false : "REDIS_URL and DATABASE_URL are not both set: scaled mode needs a real Redis and PostgreSQL (.ci/run sets them)";
+const { REDIS_URL } = process.env;
 if (skip) console.log(`# skipping scaled-mode file tests: ${skip}`);
 
-const schema = `t_${crypto.randomBytes(6).toString("hex")}`;
+let schema = "";
+let dropSchema: () => Promise<void> = async () => undefined;
 const prefix = `test-${crypto.randomBytes(4).toString("hex")}`;
 let dataDir = "";
 let dbUrl = "";
@@ -28,31 +28,15 @@ const workers: ChildServer[] = [];
 let web: Awaited<ReturnType<typeof startStaticServer>>;
 let rx: Awaited<ReturnType<typeof startReceiver>>;
 
-const admin = async (sql: string) => {
-  const c = new pg.Client({ connectionString: DATABASE_URL });
-  await c.connect();
-  await c.query(sql);
-  await c.end();
-};
-
-const startWorker = (name: string) =>
-  startChildServer({
-    dataDir,
-    script: "server/worker-main.ts",
-    ready: /> worker \S+ ready: health and metrics on (http:\/\/\S+?) /,
-    timeoutMs: 120_000,
-    env: { DATABASE_URL: dbUrl, REDIS_URL: REDIS_URL!, QUEUE_PREFIX: prefix, WORKER_NAME: name, WORKER_PORT: "0", DETECT_WORKERS: "1", FILE_JOB_LOCK_SEC: "10", AUTO_INSTALL_PACKAGES: "0" },
-  });
+const startWorker = (name: string) => startScaleWorker({ dataDir, databaseUrl: dbUrl, name, env: { QUEUE_PREFIX: prefix, FILE_JOB_LOCK_SEC: "10" } });
 
 /** requestIds a worker says it took from the queue. */
 const taken = (w: ChildServer) => [...w.output().matchAll(/file (\S+): taken from the queue/g)].map((m) => m[1]);
 
 before(async () => {
   if (skip) return;
-  await admin(`CREATE SCHEMA ${schema}`);
-  const u = new URL(DATABASE_URL!);
-  u.searchParams.set("options", `-c search_path=${schema}`);
-  dbUrl = u.toString();
+  const db = await scratchSchema();
+  [schema, dropSchema, dbUrl] = [db.schema, db.drop, db.url];
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "mod-scale-"));
   // the API node: v4 endpoints, no file work (WORKER unset in scaled mode)
   api = await startTestService({ databaseUrl: dbUrl, dataDir, env: { REDIS_URL: REDIS_URL!, QUEUE_PREFIX: prefix, FILE_JOB_LOCK_SEC: "10" } });
@@ -69,7 +53,7 @@ after(async () => {
   await api?.close();
   await web?.close();
   await rx?.close();
-  await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+  await dropSchema();
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 

@@ -3,55 +3,34 @@
 // worker child processes on real Redis + PostgreSQL, real RTMP sources; the first worker's detection is made slower
 // than its capture (TEST_DETECT_MIN_JOB_MS). Skipped, with the reason, without both URLs.
 import assert from "node:assert/strict";
-import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { and, eq } from "drizzle-orm";
-import pg from "pg";
 import { qrStreamRequest, startTestService, TEST_KEY } from "../support/app";
-import { startChildServer, type ChildServer } from "../support/child-server";
+import type { ChildServer } from "../support/child-server";
 import { startRtmpSource, type RtmpSource } from "../support/live-sources";
 import { startReceiver, waitFor } from "../support/net";
+import { scaleSkip as skip, scratchSchema, startScaleWorker } from "../support/scale";
 import { streamHealthEvents } from "../../server/store/schema";
 
-const { REDIS_URL, DATABASE_URL } = process.env;
-const skip = REDIS_URL && DATABASE_URL ? false : "REDIS_URL and DATABASE_URL are not both set: scaled mode needs a real Redis and PostgreSQL (.ci/run sets them)";
 if (skip) console.log(`# skipping scaled-mode shedding test: ${skip}`);
 
-const schema = `t_${crypto.randomBytes(6).toString("hex")}`;
+let db: Awaited<ReturnType<typeof scratchSchema>>;
 let dataDir = "";
-let dbUrl = "";
 let api: Awaited<ReturnType<typeof startTestService>>;
 const workers: ChildServer[] = [];
 const sources: RtmpSource[] = [];
 let rx: Awaited<ReturnType<typeof startReceiver>>;
-const shared = { REDIS_URL: REDIS_URL ?? "", QUEUE_PREFIX: `test-${crypto.randomBytes(4).toString("hex")}`, STREAM_LEASE_SEC: "5" };
-
-const admin = async (sql: string) => {
-  const c = new pg.Client({ connectionString: DATABASE_URL });
-  await c.connect();
-  await c.query(sql);
-  await c.end();
-};
-const startWorker = (name: string, env: Record<string, string> = {}) =>
-  startChildServer({
-    dataDir,
-    script: "server/worker-main.ts",
-    ready: /> worker \S+ ready: health and metrics on (http:\/\/\S+?) /,
-    timeoutMs: 120_000,
-    env: { ...shared, DATABASE_URL: dbUrl, WORKER_NAME: name, WORKER_PORT: "0", DETECT_WORKERS: "1", STREAM_CAPACITY: "4", AUTO_INSTALL_PACKAGES: "0", PREVIEW_RETENTION_MIN: "0", ...env },
-  });
+const shared = { REDIS_URL: process.env.REDIS_URL ?? "", QUEUE_PREFIX: `test-${Date.now().toString(36)}-${process.pid}`, STREAM_LEASE_SEC: "5" };
+const startWorker = (name: string, env: Record<string, string> = {}) => startScaleWorker({ dataDir, databaseUrl: db.url, name, env: { ...shared, STREAM_CAPACITY: "4", ...env } });
 
 before(async () => {
   if (skip) return;
-  await admin(`CREATE SCHEMA ${schema}`);
-  const u = new URL(DATABASE_URL!);
-  u.searchParams.set("options", `-c search_path=${schema}`);
-  dbUrl = u.toString();
+  db = await scratchSchema();
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "mod-scale-shed-"));
-  api = await startTestService({ databaseUrl: dbUrl, dataDir, env: shared });
+  api = await startTestService({ databaseUrl: db.url, dataDir, env: shared });
   sources.push(...(await Promise.all(["a", "b"].map((k) => startRtmpSource({ name: `shed-${k}`, audio: "none", qr: { text: `https://spam.example/shed-${k}`, fromSec: 0, toSec: 6 } })))));
   rx = await startReceiver();
 });
@@ -62,7 +41,7 @@ after(async () => {
   await api?.close();
   await Promise.all(sources.map((s) => s.close()));
   await rx?.close();
-  await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+  await db?.drop();
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 

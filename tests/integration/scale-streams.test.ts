@@ -11,16 +11,17 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import pg from "pg";
 import { qrStreamRequest, startTestService, TEST_KEY } from "../support/app";
-import { startChildServer, type ChildServer } from "../support/child-server";
+import type { ChildServer } from "../support/child-server";
 import { startRtmpSource, type RtmpSource } from "../support/live-sources";
 import { startReceiver, waitFor, type Received } from "../support/net";
+import { pgAdmin as admin, scaleSkip as skip, scratchSchema, startScaleWorker } from "../support/scale";
 
 const { REDIS_URL, DATABASE_URL } = process.env;
-const skip = REDIS_URL && DATABASE_URL ? false : "REDIS_URL and DATABASE_URL are not both set: scaled mode needs a real Redis and PostgreSQL (.ci/run sets them)";
 if (skip) console.log(`# skipping scaled-mode stream tests: ${skip}`);
 
 const LEASE_SEC = 6;
-const schema = `t_${crypto.randomBytes(6).toString("hex")}`;
+let schema = "";
+let dropSchema: () => Promise<void> = async () => undefined;
 const prefix = `test-${crypto.randomBytes(4).toString("hex")}`;
 let dataDir = "";
 let api: Awaited<ReturnType<typeof startTestService>>;
@@ -28,30 +29,15 @@ const workers: ChildServer[] = [];
 const sources: RtmpSource[] = [];
 let rx: Awaited<ReturnType<typeof startReceiver>>;
 
-const admin = async (sql: string) => {
-  const c = new pg.Client({ connectionString: DATABASE_URL });
-  await c.connect();
-  await c.query(sql);
-  await c.end();
-};
-
 before(async () => {
   if (skip) return;
-  await admin(`CREATE SCHEMA ${schema}`);
-  const u = new URL(DATABASE_URL!);
-  u.searchParams.set("options", `-c search_path=${schema}`);
-  const dbUrl = u.toString();
+  const db = await scratchSchema();
+  [schema, dropSchema] = [db.schema, db.drop];
+  const dbUrl = db.url;
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "mod-scale-streams-"));
   const shared = { REDIS_URL: REDIS_URL!, QUEUE_PREFIX: prefix, STREAM_LEASE_SEC: String(LEASE_SEC) };
   api = await startTestService({ databaseUrl: dbUrl, dataDir, env: shared });
-  const worker = (name: string) =>
-    startChildServer({
-      dataDir,
-      script: "server/worker-main.ts",
-      ready: /> worker \S+ ready: health and metrics on (http:\/\/\S+?) /,
-      timeoutMs: 120_000,
-      env: { ...shared, DATABASE_URL: dbUrl, WORKER_NAME: name, WORKER_PORT: "0", DETECT_WORKERS: "1", STREAM_CAPACITY: "2", STREAM_ADMISSION_WINDOW_SEC: "0", AUTO_INSTALL_PACKAGES: "0", PREVIEW_RETENTION_MIN: "0" },
-    });
+  const worker = (name: string) => startScaleWorker({ dataDir, databaseUrl: dbUrl, name, env: { ...shared, STREAM_CAPACITY: "2", STREAM_ADMISSION_WINDOW_SEC: "0" } });
   workers.push(...(await Promise.all([worker("w1"), worker("w2")])));
   sources.push(...(await Promise.all(["a", "b", "c"].map((k) => startRtmpSource({ name: `scale-${k}`, audio: "none", qr: { text: `https://spam.example/scale-${k}`, fromSec: 0, toSec: 6 } })))));
   rx = await startReceiver();
@@ -63,7 +49,7 @@ after(async () => {
   await api?.close();
   await Promise.all(sources.map((s) => s.close()));
   await rx?.close();
-  await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+  await dropSchema();
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 
