@@ -33,8 +33,18 @@ async function testsrc2Png(): Promise<Buffer> {
 export async function background(kind: Background, seed = 1): Promise<Buffer> {
   if (kind === "testsrc2") return testsrc2Png();
   if (kind === "noise") {
-    // gaussian RGB noise softened a little: busy like a photo, not a flat test card
-    return sharp({ create: { width: W, height: H, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 120, sigma: 55 } } })
+    // gaussian RGB noise (mean 120, σ 55) from the seed, softened a little: busy like a photo, not a flat test card.
+    // sharp's own noise is not seeded: the same spec gave another picture on every fresh render
+    const rnd = prng(seed * 7919 + 17);
+    const px = Buffer.alloc(W * H * 3);
+    for (let i = 0; i < px.length; i += 2) {
+      // Box-Muller: two normal deviates per pair of uniforms
+      const r = Math.sqrt(-2 * Math.log(1 - rnd()));
+      const a = 2 * Math.PI * rnd();
+      px[i] = Math.max(0, Math.min(255, Math.round(120 + 55 * r * Math.cos(a))));
+      if (i + 1 < px.length) px[i + 1] = Math.max(0, Math.min(255, Math.round(120 + 55 * r * Math.sin(a))));
+    }
+    return sharp(px, { raw: { width: W, height: H, channels: 3 } })
       .blur(1.2 + (seed % 3) * 0.4)
       .png()
       .toBuffer();
@@ -75,7 +85,8 @@ export function layout(chunks: readonly string[], requested: number): { lines: s
 /** Text frame as JPEG; returns the path of the cached file and the font size actually used. */
 export async function textFrame(spec: TextSpec): Promise<{ file: string; sizePx: number }> {
   const { lines, size } = layout(spec.chunks, spec.sizePx);
-  const file = await cachedBytes(`text-${spec.background}-${spec.style}-${size}`, { ...spec, size }, "jpg", async () => {
+  // noise: 2 = the seeded noise (renders before it were not reproducible)
+  const file = await cachedBytes(`text-${spec.background}-${spec.style}-${size}`, { ...spec, size, ...(spec.background === "noise" ? { noise: 2 } : {}) }, "jpg", async () => {
     const rnd = prng(spec.seed);
     const lineH = Math.round(size * 1.35);
     const blockW = Math.max(...lines.map(ems)) * size;

@@ -35,7 +35,7 @@ async function read(spec: Omit<TextSpec, "seed">) {
 
 // each of these was missed before the bright-stroke read (Tesseract read little or nothing of the line)
 const CASES = [
-  { entry: "guns for sale", chunks: ["Guns for sale"], background: "noise" },
+  { entry: "buy followers", chunks: ["Buy followers"], background: "noise" },
   { entry: "buy followers", chunks: ["Buy followers"], background: "testsrc2" },
   { entry: "online casino", chunks: ["online casino"], background: "noise" },
 ] as const;
