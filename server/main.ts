@@ -31,7 +31,8 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
     if (closing) process.exit(1);
     closing = true;
     console.log(`> ${sig}: shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // a process that takes streams (WORKER=1, scaled mode) hands them over first: up to ~8 s for the successor, then drains
+    const force = setTimeout(() => process.exit(1), config.scale.on ? 30_000 : 10_000);
     force.unref();
     void app.close().then(() => process.exit(0));
   });

@@ -49,7 +49,7 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
     if (closing) process.exit(1);
     closing = true;
     console.log(`> ${sig}: worker ${name} hands its files back and stops`);
-    const force = setTimeout(() => process.exit(1), 15_000);
+    const force = setTimeout(() => process.exit(1), 30_000); // a graceful handover waits up to ~8 s for the successor, then drains
     force.unref();
     void (async () => {
       unwatch();

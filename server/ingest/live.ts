@@ -35,6 +35,11 @@ export interface LivePullOptions {
   frameStartIndex?: number;
   /** Default 1. */
   segmentStartIndex?: number;
+  /**
+   * The task numbers frames and segments itself (one counter shared with a bridge pull, server/task/stream-bridge.ts):
+   * called as each is captured; overrides the start indexes.
+   */
+  nextIndex?: { frame(): number; segment(): number };
   /** Default 1280. */
   maxWidth?: number;
   /** ffmpeg -rw_timeout (connect and read); default 10000. */
@@ -190,7 +195,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
 
   const emitFrame = (image: Buffer, pts: number) => {
     clock.observe(pts);
-    const index = nextFrame++;
+    const index = o.nextIndex ? o.nextIndex.frame() : nextFrame++;
     const file = path.join(o.outDir, `f${index}.jpg`);
     // never earlier than the previous frame: the clock's offset only settles after the join burst
     lastCapturedMs = Math.max(lastCapturedMs, clock.wallAt(pts).getTime());
@@ -204,7 +209,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
   const emitSegment = (cut: PcmCut) => {
     const startSec = cut.startSample / LIVE_SAMPLE_RATE;
     const endSec = cut.endSample / LIVE_SAMPLE_RATE;
-    const index = nextSegment++;
+    const index = o.nextIndex ? o.nextIndex.segment() : nextSegment++;
     const file = path.join(o.outDir, `a${index}.wav`);
     const { rmsDb, voicedRatio } = speechEnergyOf(pcmToInt16(cut.pcm), 1, LIVE_SAMPLE_RATE);
     const segment: LiveSegment = { index, startedAt: clock.wallAt(startSec), endedAt: clock.wallAt(endSec), startSec: round3(startSec), endSec: round3(endSec), path: file, voiced: voicedRatio > VOICED_RATIO, rmsDb };

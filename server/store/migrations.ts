@@ -280,4 +280,18 @@ CREATE TABLE stream_workers (
 );
 `,
   },
+  {
+    // scaled mode (server/scale/stream-handover.ts): a holder stopping gracefully offers its streams; a worker with
+    // room stands by with a bridge pull (to_owner), says when it captures (ready_at), and is then given the lease
+    id: "0240_stream_handovers",
+    sql: `
+CREATE TABLE stream_handovers (
+  request_id text PRIMARY KEY,
+  from_owner text NOT NULL,
+  to_owner text,
+  ready_at timestamptz,
+  created_at timestamptz NOT NULL
+);
+`,
+  },
 ];

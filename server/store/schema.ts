@@ -223,6 +223,9 @@ export interface StreamState {
   streamTimeSec: number;
   endReason?: "closed" | "ended" | "failed" | "restart-failed";
   endErrorCode?: number;
+  /** capture time (ms since epoch) of the newest frame taken, and end of the newest audio segment: a pull that takes over continues after them */
+  lastFrameAt?: number;
+  lastSegmentEndAt?: number;
 }
 export type TaskRow = typeof tasks.$inferSelect;
 export type DeliveryRow = typeof deliveries.$inferSelect;
@@ -234,4 +237,13 @@ export const streamWorkers = pgTable("stream_workers", {
   held: integer("held").notNull(),
   behind: integer("behind").notNull(),
   heartbeatAt: timestamp("heartbeat_at", { withTimezone: true, mode: "date" }).notNull(),
+});
+
+/** Scaled mode: a stream its holder is handing over gracefully, and the worker standing by to take it (server/scale). */
+export const streamHandovers = pgTable("stream_handovers", {
+  requestId: text("request_id").primaryKey(),
+  fromOwner: text("from_owner").notNull(),
+  toOwner: text("to_owner"),
+  readyAt: timestamp("ready_at", { withTimezone: true, mode: "date" }),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
 });

@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { tasks, type TaskRow } from "../store/schema";
 import type { EngineContext } from "./context";
 import { StreamTask, type StreamHealth } from "./stream-task";
+import { StreamBridge } from "./stream-bridge";
 import { healthSink, type HealthListener } from "../health/sink";
 import { streamHealthReport } from "../health/report";
 import type { StreamHealthReport } from "../../lib/stream-health";
@@ -13,6 +14,8 @@ const ENDED_HEALTH_KEPT = 500;
 export class StreamRunner {
   private readonly running = new Map<string, { task: StreamTask; keyId: string; kind: string; identity: string | null }>();
   private readonly ended = new Map<string, StreamHealth>();
+  /** scaled mode: bridge pulls of streams about to be handed over to this process (stream-bridge.ts) */
+  private readonly standbys = new Map<string, StreamBridge>();
   private stopped = false;
   private readonly healthListeners = new Set<HealthListener>();
   private readonly healthOut: ReturnType<typeof healthSink>;
@@ -35,10 +38,38 @@ export class StreamRunner {
   }
 
   start(row: TaskRow): void {
-    if (this.stopped || this.running.has(row.requestId)) return;
-    const task = new StreamTask(this.ctx, row, (id, health) => this.onEnded(id, health), this.healthOut);
+    const bridge = this.standbys.get(row.requestId) ?? null;
+    this.standbys.delete(row.requestId);
+    if (this.stopped || this.running.has(row.requestId)) {
+      void bridge?.stop();
+      return;
+    }
+    const task = new StreamTask(this.ctx, row, (id, health) => this.onEnded(id, health), this.healthOut, bridge);
     this.running.set(row.requestId, { task, keyId: row.keyId, kind: row.kind, identity: row.identity });
     task.start();
+  }
+
+  /**
+   * Scaled mode: a stream whose holder is handing it over to this process. A bridge pull starts now; `ready` says
+   * once it captures (the holder then stops pulling), and start() with the row this process then holds adopts it.
+   */
+  standby(row: TaskRow, owner: string): StreamBridge | null {
+    if (this.stopped || this.running.has(row.requestId) || this.standbys.has(row.requestId)) return null;
+    const bridge = new StreamBridge(this.ctx, row, owner);
+    this.standbys.set(row.requestId, bridge);
+    return bridge;
+  }
+
+  /** Streams this process stands by for (a bridge pull runs). */
+  standbyIds(): string[] {
+    return [...this.standbys.keys()];
+  }
+
+  /** The handover did not come to this process: its bridge pull stops. */
+  async dropStandby(requestId: string): Promise<void> {
+    const b = this.standbys.get(requestId);
+    this.standbys.delete(requestId);
+    await b?.stop();
   }
 
   private onEnded(requestId: string, health: StreamHealth): void {
@@ -146,6 +177,7 @@ export class StreamRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    await Promise.all([...this.standbys.keys()].map((id) => this.dropStandby(id)));
     await Promise.all([...this.running.values()].map((r) => r.task.stop()));
     this.running.clear();
     await this.healthOut.settled();

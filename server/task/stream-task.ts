@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import { renameSync } from "node:fs";
 import { metrics } from "../metrics";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
@@ -18,11 +19,16 @@ import { concatWavs, detectAudio } from "./audio-verdict";
 import { cadenceSecOf, NO_HEALTH_SINK, retriesAllowed, StreamHealthMonitor, type HealthSink } from "../health/monitor";
 import type { StreamCounters, StreamHealthSnapshot } from "../../lib/stream-health";
 import { PreviewRecorder } from "../preview";
+import { pullShapeOf, type StreamBridge } from "./stream-bridge";
 
 /** Audio segments of one stream waiting for detection; past it the oldest is called back not checked. */
 const MAX_SEGMENT_BACKLOG = 3;
 /** Process shutdown (the task stays running and resumes at the next start): how long it still detects what it holds. */
 const STOP_DRAIN_MS = 5000;
+/** A bridge pull (stream-bridge.ts) runs no longer than this after the task starts, whatever its own pull does. */
+const BRIDGE_MAX_MS = 30_000;
+/** A bridged audio segment is taken only when it ends this much after the newest one taken (it overlaps it otherwise). */
+const SEGMENT_OVERLAP_MS = 1000;
 
 interface FrameJob {
   f: LiveFrame;
@@ -109,13 +115,22 @@ export class StreamTask {
   private readonly monitor: StreamHealthMonitor;
   /** video streams: the live preview and REJECT clips (server/preview); null when PREVIEW_RETENTION_MIN is 0 */
   private readonly preview: PreviewRecorder | null;
+  /** what each pull captures */
+  private readonly shape: { frameIntervalSec: number | null; audio: boolean };
+  /** scaled mode, a stream handed over gracefully: the pull that fills in until this task's own pull delivers */
+  private bridge: StreamBridge | null;
+  /** this task's own pull delivered a frame / a segment (the bridge is no longer needed for it) */
+  private readonly ownDelivered = { frame: false, segment: false };
 
   constructor(
     private readonly ctx: EngineContext,
     private readonly row: TaskRow,
     private readonly onEnded: (requestId: string, health: StreamHealth) => void,
     healthSink: HealthSink = NO_HEALTH_SINK,
+    bridge: StreamBridge | null = null,
   ) {
+    this.bridge = bridge;
+    this.shape = pullShapeOf(row);
     this.product = row.kind as StreamProduct;
     this.req = row.request as unknown as StreamRequest;
     this.state = { ...initialStreamState(), ...(row.state ?? {}) };
@@ -172,6 +187,10 @@ export class StreamTask {
       return;
     }
     this.monitor.start();
+    if (this.bridge) {
+      this.bridge.attach({ frame: (f) => this.onBridgeFrame(f), segment: (s) => this.onBridgeSegment(s) });
+      setTimeout(() => this.stopBridge(), BRIDGE_MAX_MS).unref();
+    }
     this.loop = this.run().catch((err) => {
       this.ctx.log(`stream ${this.requestId}: ${(err as Error).stack ?? err}`);
       return this.finish("failed", 3002);
@@ -189,6 +208,7 @@ export class StreamTask {
       this.closing = (async () => {
         this.stopping = true;
         this.wake?.();
+        this.stopBridge();
         await this.pull?.stop();
         // a task whose end a crash interrupted keeps its stored reason; one already ending (natural end,
         // retries exhausted) keeps its own
@@ -216,6 +236,7 @@ export class StreamTask {
     this.drainCap = Math.min(this.drainCap, Date.now() + drainMs);
     this.changed();
     this.wake?.();
+    this.stopBridge();
     await this.pull?.stop();
     await this.loop;
     await this.closing;
@@ -239,11 +260,10 @@ export class StreamTask {
       this.pullBase = this.state.streamTimeSec;
       this.monitor.connecting(retry);
       const pull = source.open({
-        frameIntervalSec: this.product === "videostream" ? Math.max(1, Math.min(60, Math.floor(Number(d.detectFrequency ?? 3)))) : null,
-        audio: this.product === "audiostream" || this.audioTypes.length > 0,
+        ...this.shape,
         outDir: this.dir,
-        frameStartIndex: this.state.nextFrameIndex,
-        segmentStartIndex: this.state.nextSegmentIndex,
+        // numbered here, one counter for this pull and a bridge's frames
+        nextIndex: { frame: () => this.state.nextFrameIndex++, segment: () => this.state.nextSegmentIndex++ },
         onFrame: (f) => this.onFrame(f),
         onSegment: (s) => this.onSegment(s),
         onStarted: () => this.monitor.connected(),
@@ -279,10 +299,17 @@ export class StreamTask {
 
   // ---- frames ----
 
-  private onFrame(f: LiveFrame): void {
-    this.state.nextFrameIndex = f.index + 1;
+  private onFrame(f: LiveFrame, bridged = false): void {
+    this.state.nextFrameIndex = Math.max(this.state.nextFrameIndex, f.index + 1);
     this.state.gotFrame = true;
-    this.state.streamTimeSec = Math.max(this.state.streamTimeSec, this.pullBase + f.streamTimeSec);
+    const at = f.capturedAt.getTime();
+    if (bridged) this.state.streamTimeSec += Math.max(0, (at - (this.state.lastFrameAt ?? at)) / 1000);
+    else this.state.streamTimeSec = Math.max(this.state.streamTimeSec, this.pullBase + f.streamTimeSec);
+    this.state.lastFrameAt = Math.max(this.state.lastFrameAt ?? 0, at);
+    if (!bridged && !this.ownDelivered.frame) {
+      this.ownDelivered.frame = true;
+      this.bridgeServed();
+    }
     this.frames.captured++;
     metrics().frames.inc({ state: "captured" });
     const job: FrameJob = { f, settled: false };
@@ -380,9 +407,18 @@ export class StreamTask {
 
   // ---- audio segments ----
 
-  private onSegment(s: LiveSegment): void {
-    this.state.nextSegmentIndex = s.index + 1;
-    if (this.product === "audiostream") this.state.streamTimeSec = Math.max(this.state.streamTimeSec, this.pullBase + s.endSec);
+  private onSegment(s: LiveSegment, bridged = false): void {
+    this.state.nextSegmentIndex = Math.max(this.state.nextSegmentIndex, s.index + 1);
+    const end = s.endedAt.getTime();
+    if (this.product === "audiostream") {
+      if (bridged) this.state.streamTimeSec += Math.max(0, Math.min(s.endSec - s.startSec, (end - (this.state.lastSegmentEndAt ?? end)) / 1000));
+      else this.state.streamTimeSec = Math.max(this.state.streamTimeSec, this.pullBase + s.endSec);
+    }
+    this.state.lastSegmentEndAt = Math.max(this.state.lastSegmentEndAt ?? 0, end);
+    if (!bridged && !this.ownDelivered.segment) {
+      this.ownDelivered.segment = true;
+      this.bridgeServed();
+    }
     this.segments.captured++;
     metrics().segments.inc({ state: "captured" });
     const step = Number(this.req.data.audioDetectStep ?? 0);
@@ -452,6 +488,45 @@ export class StreamTask {
         await this.ctx.dispatcher.enqueue({ requestId: this.requestId, url: this.req.callback!, body, schedule: "audiostream" });
       }
     });
+  }
+
+  // ---- the bridge (stream-bridge.ts): what another pull captured while this task's own pull was starting ----
+
+  /** A bridged frame captured after the newest one taken is adopted under the next number; older ones are dropped. */
+  private onBridgeFrame(f: LiveFrame): void {
+    if (this.stopping || this.ownDelivered.frame || f.capturedAt.getTime() <= (this.state.lastFrameAt ?? 0)) return void fs.rm(f.path, { force: true });
+    const adopted = this.adopt(f.path, `f${this.state.nextFrameIndex}.jpg`);
+    if (adopted) this.onFrame({ ...f, index: this.state.nextFrameIndex++, path: adopted }, true);
+  }
+
+  private onBridgeSegment(s: LiveSegment): void {
+    if (this.stopping || this.ownDelivered.segment || s.endedAt.getTime() <= (this.state.lastSegmentEndAt ?? 0) + SEGMENT_OVERLAP_MS) return void fs.rm(s.path, { force: true });
+    const adopted = this.adopt(s.path, `a${this.state.nextSegmentIndex}.wav`);
+    if (adopted) this.onSegment({ ...s, index: this.state.nextSegmentIndex++, path: adopted }, true);
+  }
+
+  /** Moves a bridged file into the task's folder (same file system: a rename, before anyone reads it). */
+  private adopt(from: string, name: string): string | null {
+    const to = path.join(this.dir, name);
+    try {
+      renameSync(from, to);
+      return to;
+    } catch (err) {
+      this.ctx.log(`stream ${this.requestId}: a bridged file could not be taken: ${(err as Error).message}`);
+      return null;
+    }
+  }
+
+  /** The own pull delivered what the bridge stood in for: the bridge stops. */
+  private bridgeServed(): void {
+    if (!this.bridge) return;
+    if ((this.shape.frameIntervalSec === null || this.ownDelivered.frame) && (!this.shape.audio || this.ownDelivered.segment)) this.stopBridge();
+  }
+
+  private stopBridge(): void {
+    const b = this.bridge;
+    this.bridge = null;
+    if (b) void b.stop().catch((err: Error) => this.ctx.log(`stream ${this.requestId}: stopping the bridge pull: ${err.message}`));
   }
 
   // ---- callbacks, drain ----
@@ -555,6 +630,7 @@ export class StreamTask {
     this.segmentQueue.length = 0;
     this.changed();
     this.wake?.();
+    this.stopBridge();
     void this.pull?.stop().catch(() => undefined);
   }
 
@@ -568,6 +644,7 @@ export class StreamTask {
     if (this.ending) return this.ending;
     this.stopping = true;
     this.wake?.();
+    this.stopBridge();
     this.state.endReason = reason;
     if (errorCode) this.state.endErrorCode = errorCode;
     if (!resumed) this.monitor.ended(reason === "closed" || reason === "ended" ? reason : "failed", errorCode ?? null);

@@ -99,8 +99,9 @@ async function takeover(): Promise<Record<string, number>> {
 }
 
 /**
- * Graceful handover: the holder of a stream (a frame a second) is stopped with SIGTERM; the gap is the time between
- * the last frame callback it sent and the first one from the worker that took the stream over.
+ * Graceful handover: the holder of a stream (a frame a second) is stopped with SIGTERM; the gaps are the time between
+ * the last frame callback it sent and the first one from the worker that took the stream over, and the widest
+ * capture-time gap between consecutive frame numbers (the new holder pulls before the old one stops: ≈ the cadence).
  */
 export async function handover(): Promise<Record<string, number>> {
   const src = await startRtmpSource({ name: "bench-handover", audio: "none" });
@@ -119,8 +120,14 @@ export async function handover(): Promise<Record<string, number>> {
       await waitFor(async () => other.output().includes(`stream ${id}: taken by`), 60_000, 50);
       await rx.until(() => frames().some((x) => x.at > lastOld.at && x !== lastOld), 60_000);
       const firstNew = frames().find((x) => x.at > lastOld.at)!;
+      await rx.until(() => frames().length >= 3 + frames().indexOf(firstNew), 60_000);
       await api.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: id });
-      return { cadenceSec: 1, stopToLastOldFrameMs: lastOld.at - stopped, gapBetweenFrameCallbacksMs: firstNew.at - lastOld.at };
+      // capture times (imgTime) of consecutive frame numbers: a missed slot of the 1 s cadence shows as ≈ 2 s
+      const captured = frames()
+        .map((x) => ({ n: Number(String(x.body.requestId).slice(id.length + 2)), at: new Date(String((x.body.frameDetail as { auxInfo: { imgTime: string } }).auxInfo.imgTime).replace(" ", "T")).getTime() }))
+        .sort((a, b) => a.n - b.n);
+      const widest = Math.max(...captured.slice(1).map((c, i) => c.at - captured[i].at));
+      return { cadenceSec: 1, stopToLastOldFrameMs: lastOld.at - stopped, gapBetweenFrameCallbacksMs: firstNew.at - lastOld.at, widestCaptureGapMs: widest, bridged: other.output().includes("(handed over, bridged)") ? 1 : 0 };
     });
   } finally {
     await rx.close();

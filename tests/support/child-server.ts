@@ -18,8 +18,8 @@ export interface ChildServer {
   post(p: string, body: unknown): Promise<Record<string, unknown>>;
   /** SIGKILL to the server's whole process group (node and its ffmpeg children), like a crashed container. */
   kill9(): Promise<void>;
-  /** SIGTERM (graceful), then SIGKILL if it is still alive after a few seconds. */
-  stop(): Promise<void>;
+  /** SIGTERM (graceful), then SIGKILL if it is still alive after `graceMs` (default 8 s). */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** Starts the server and resolves once it prints its "ready" line (and the engine has resumed). */
@@ -84,9 +84,9 @@ export async function startChildServer(o: { dataDir: string; env?: Record<string
       killGroup(child, "SIGKILL");
       await exited;
     },
-    async stop() {
+    async stop(graceMs = 8000) {
       killGroup(child, "SIGTERM");
-      const t = setTimeout(() => killGroup(child, "SIGKILL"), 8000);
+      const t = setTimeout(() => killGroup(child, "SIGKILL"), graceMs);
       await exited;
       clearTimeout(t);
       // whatever the server left behind in its group (it stops its own children on SIGTERM)
