@@ -31,6 +31,7 @@ export interface RetentionStatus {
   nextSweepAt: string | null;
 }
 
+/** Embedded: this process's work. Scaled mode: the whole cluster's, read from the shared store. */
 export interface QueueDepths {
   filesWaiting: number;
   filesProcessing: number;
@@ -57,4 +58,40 @@ export interface StatusReport {
   queues: QueueDepths | null;
   /** running streams with detection behind (the dashboard's own streams, from the results it received) */
   streamsBehind: StreamBehind[];
+  /** scaled mode: the workers and every running stream with its holder, from the shared store; null otherwise */
+  cluster?: ClusterStatus | null;
+}
+
+/** Scaled mode: a process that takes live streams, as its heartbeat declares it (server/scale). */
+export interface ClusterWorker {
+  name: string;
+  /** streams it takes (0: no limit) */
+  capacity: number;
+  held: number;
+  /** streams whose detection fell behind on it (it claims no new one) */
+  behind: number;
+  heartbeatAgeSec: number;
+  /** heartbeat younger than a lease: counted as room */
+  alive: boolean;
+}
+
+/** Scaled mode: a running live stream of any principal, and which worker holds it. */
+export interface ClusterStream {
+  requestId: string;
+  kind: "video" | "audio";
+  /** the dashboard's title for it (null for a public API task) */
+  title: string | null;
+  holder: string | null;
+  state: "held" | "waiting for a worker" | "handing over" | "closing";
+  /** seconds the holder's lease still runs (renewed every second while it pulls) */
+  leaseLeftSec: number | null;
+  /** worker it is being handed to (graceful handover) */
+  handoverTo: string | null;
+  startedAt: string;
+}
+
+export interface ClusterStatus {
+  leaseSec: number;
+  workers: ClusterWorker[];
+  streams: ClusterStream[];
 }

@@ -2,6 +2,7 @@
 
 import ErrorNote from "@/components/ui/ErrorNote";
 import { formatDateTime } from "@/components/ui/format";
+import ClusterPanel from "./ClusterPanel";
 import DiskUsePanel from "./DiskUsePanel";
 import QueuesPanel from "./QueuesPanel";
 import RetentionPanel from "./RetentionPanel";
@@ -15,7 +16,7 @@ export default function StatusPage() {
       <div>
         <h1 className="text-lg font-semibold text-zinc-100">Status</h1>
         <p className="text-xs text-zinc-500">
-          Disk use of the data directory, the retention job, the work in progress and live streams whose detection is behind.
+          Disk use of the data directory, the retention job, the work in progress, live streams whose detection is behind and, in scaled mode, the workers and which one holds each stream.
           {query.data ? ` Measured ${formatDateTime(query.data.disk.measuredAt)}.` : ""}
         </p>
       </div>
@@ -28,6 +29,7 @@ export default function StatusPage() {
             <RetentionPanel retention={query.data.retention} />
             <QueuesPanel queues={query.data.queues} />
             <StreamsBehindPanel streams={query.data.streamsBehind ?? []} />
+            {query.data.cluster && <ClusterPanel cluster={query.data.cluster} />}
           </div>
         </div>
       )}

@@ -8,6 +8,7 @@ import type { RetentionJob } from "../store/retention";
 import type { Db } from "../store/db";
 import { dashboardStreams, deliveries } from "../store/schema";
 import { summariesOf } from "./stream-window";
+import { clusterQueues, clusterStatus } from "../scale/cluster-status";
 
 /** Walking DATA_DIR is not free: a measurement is reused for this long. */
 const DISK_CACHE_MS = 10_000;
@@ -19,6 +20,12 @@ export function createStatus(o: { store: Store; dataDir: string; retention: Rete
     async report(): Promise<StatusReport> {
       if (!disk || Date.now() - disk.at > DISK_CACHE_MS) disk = { at: Date.now(), value: measureDiskUse(o.dataDir, o.store) };
       const e = o.engine;
+      if (e?.ctx.config.scale.on) {
+        // scaled mode: this node runs little or nothing itself; the store knows the whole cluster
+        const cluster = await clusterStatus(o.store.db, e.ctx.config.scale.streamLeaseSec);
+        const queues = await clusterQueues(o.store.db, cluster.streams.length);
+        return { disk: await disk.value, retention: o.retention.status(), queues, streamsBehind: await streamsBehind(o.store.db), cluster };
+      }
       const queues = e
         ? {
             filesWaiting: e.files.waitingCount,

@@ -1,7 +1,8 @@
 // Scaled mode (#14.5/#14.7) in a real browser: two dashboard nodes on one PostgreSQL, one Redis and one data dir.
 // A moderator on node A starts a stream (node A is also the worker: WORKER=1); its callbacks are received by node A's
 // receiver; a supervisor's browser on node B, whose page stays open, sees the frames arrive live over node B's
-// socket.io (carried between the nodes by the Redis adapter), and closes the stream from node B.
+// socket.io (carried between the nodes by the Redis adapter), sees on node B's Status page that worker node-a holds
+// it (the cluster view comes from the store), and closes the stream from node B.
 // Skipped, with the reason, without REDIS_URL and DATABASE_URL (.ci/run sets them).
 import crypto from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -93,6 +94,17 @@ test("a stream started on node A shows live on node B, and node B closes it", as
   await expect.poll(() => frames.count(), { timeout: 60_000 }).toBeGreaterThan(seen);
   await expect(pageB.getByTestId("qr-content").first()).toContainText(QR_TEXT, { timeout: 60_000 });
   expect(nodeA!.output()).toMatch(new RegExp(`stream ${requestId}: taken by node-a`));
+
+  // node B's Status page, though B runs no stream itself, shows the cluster from the store: worker node-a holds it
+  const status = await b.newPage();
+  await status.goto(`${nodeB!.url}/status`);
+  await expect(status.getByTestId("cluster-worker").filter({ hasText: "node-a" })).toHaveAttribute("data-alive", "true", { timeout: 30_000 });
+  const row = status.getByTestId("cluster-stream").and(status.locator(`[data-request-id="${requestId}"]`));
+  await expect(row).toHaveAttribute("data-holder", "node-a", { timeout: 30_000 });
+  await expect(row).toHaveAttribute("data-state", "held");
+  await expect(row).toContainText(title);
+  await expect(status.getByTestId("queue-streamsRunning")).toHaveText("1");
+  await status.close();
 
   // a supervisor on B closes it on the spot; the holder (A) ends it, and B shows it ended
   await pageB.getByTestId("close-stream").click();
