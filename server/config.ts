@@ -22,6 +22,8 @@ export interface Config {
   /** STREAM_FRAME_BACKLOG: frames of one stream waiting for detection; past it the oldest is called back not checked */
   streamFrameBacklog: number;
   detectWorkers: number;
+  /** OCR_READER: what reads image text (paddle | tesseract) */
+  ocrReader: "paddle" | "tesseract";
   fileConcurrency: number;
   maxConcurrentStreams: number;
   /** streams this process takes in all (0 = no limit); default from the CPU count and the measured cost per stream */
@@ -137,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamFrameBacklog: Math.max(1, Math.floor(num("STREAM_FRAME_BACKLOG", 4, env))),
     // one detector thread per core by default: frames of one file and of different streams are detected in parallel
     detectWorkers: Math.max(1, Math.floor(num("DETECT_WORKERS", os.availableParallelism(), env))),
+    ocrReader: ocrReaderOf(env.OCR_READER),
     fileConcurrency: Math.max(1, Math.floor(num("FILE_CONCURRENCY", 1, env))),
     maxConcurrentStreams: Math.floor(num("MAX_CONCURRENT_STREAMS", 8, env)),
     // measured (npm run bench liveCapacity, README "Performance"): 5 streams per core at the default cadence
@@ -187,4 +190,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { token: env.METRICS_TOKEN || null, allow: (env.METRICS_ALLOW ?? "127.0.0.1/8,::1").split(",").map((s) => s.trim()).filter(Boolean) },
     dev: env.NODE_ENV !== "production",
   };
+}
+
+function ocrReaderOf(raw: string | undefined): "paddle" | "tesseract" {
+  if (raw === undefined || raw === "" || raw === "paddle") return "paddle";
+  if (raw === "tesseract") return "tesseract";
+  throw new Error(`OCR_READER must be paddle or tesseract, got "${raw}"`);
 }

@@ -15,7 +15,7 @@ import { HashBankReader } from "./hash-bank";
 import { KeywordListsReader } from "./lists/store";
 import { thresholdsReader, type Thresholds } from "./settings/thresholds";
 import { ALL_ENGINES, planFrame, type DetectState, type EngineName } from "./registry";
-import type { FaceEmbedding, FrameVerdict } from "./types";
+import type { FaceEmbedding, FrameVerdict, OcrReaderName } from "./types";
 import { buildVerdict } from "./verdict";
 
 export interface DetectRequest {
@@ -31,6 +31,8 @@ export interface DetectorOptions {
   hashBankDir?: string;
   /** operator changes to the keyword lists (lists/store.ts); none: the built-in lists */
   keywordsDir?: string;
+  /** what reads image text: PaddleOCR (default) or Tesseract */
+  ocrReader?: OcrReaderName;
   /** run-time threshold overrides (settings/policy-store.ts); none: the defaults */
   policyDir?: string;
 }
@@ -53,7 +55,7 @@ export class FrameDetector {
     const keywords = new KeywordListsReader(opts.keywordsDir);
     const make: Record<EngineName, () => Engine> = {
       qrcode: () => new QrCodeEngine(),
-      ocr: () => new OcrEngine(() => keywords.compiled("image")),
+      ocr: () => new OcrEngine(() => keywords.compiled("image"), opts.ocrReader),
       nsfw: () => new NsfwEngine(),
       faces: () => new FaceEngine(this.gallery),
       objects: () => new ObjectEngine(),

@@ -23,6 +23,8 @@ export const POLICY = {
     riskSource: 1001 as const,
     // Tesseract word confidence (0–100) below which a word is dropped: test patterns produce confidence < 50 noise
     minWordConfidence: 60,
+    // PaddleOCR: a line whose mean character probability is under this is dropped (test patterns read as noise)
+    minLineConfidence: 0.5,
   },
   nsfw: {
     riskSource: 1002 as const,

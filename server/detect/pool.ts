@@ -86,8 +86,8 @@ export class WorkerDetectPool implements DetectPool {
     this.jobTimeoutMs = opts.jobTimeoutMs ?? 60_000;
     this.readyPromise = new Promise<void>((resolve, reject) => (this.settleReady = { resolve, reject }));
     this.readyPromise.catch(() => {}); // surfaced through ready() / detectFrame(), never as an unhandled rejection
-    // only the OCR engine needs its traineddata prepared
-    (this.engines.includes("ocr") ? prepareTessdata(opts.dataDir) : Promise.resolve()).then(
+    // only the Tesseract reader needs its traineddata prepared (PaddleOCR's models ship in an npm package)
+    (this.engines.includes("ocr") && opts.ocrReader === "tesseract" ? prepareTessdata(opts.dataDir) : Promise.resolve()).then(
       () => {
         if (this.closed) return;
         for (let i = 0; i < this.workers; i++) this.readyWaiters.add(this.spawn(i));
@@ -103,7 +103,7 @@ export class WorkerDetectPool implements DetectPool {
   /** Computed per call: POLITY / PUBLICFIGURE / TAINTEDSTAR / VIOLENT follow the gallery and bank contents. */
   capabilities(): Capability[] {
     const bank = this.opts.hashBankDir ? Object.values(countsOf(this.opts.hashBankDir)).reduce((a, b) => a + b, 0) : undefined;
-    return capabilityTable({ engines: new Set(this.engines), gallery: this.opts.galleryDir ? countsOf(this.opts.galleryDir) : undefined, bankSize: bank });
+    return capabilityTable({ engines: new Set(this.engines), gallery: this.opts.galleryDir ? countsOf(this.opts.galleryDir) : undefined, bankSize: bank, ocrReader: this.opts.ocrReader });
   }
 
   stats(): DetectPoolStats {
@@ -212,8 +212,8 @@ export class WorkerDetectPool implements DetectPool {
   }
 
   private spawn(index: number): Slot {
-    const { dataDir, galleryDir, hashBankDir, keywordsDir, policyDir } = this.opts;
-    const init: WorkerInit = { entry: ENTRY, dataDir, engines: this.engines, galleryDir, hashBankDir, keywordsDir, policyDir };
+    const { dataDir, galleryDir, hashBankDir, keywordsDir, policyDir, ocrReader } = this.opts;
+    const init: WorkerInit = { entry: ENTRY, dataDir, engines: this.engines, galleryDir, hashBankDir, keywordsDir, policyDir, ocrReader };
     const worker = new Worker(BOOT, { workerData: init, name: `detect-${index}` });
     const slot: Slot = { index, worker, ready: false, started: false, exited: false };
     this.slots[index] = slot;

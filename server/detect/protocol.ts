@@ -1,5 +1,5 @@
 // Messages between the pool (main thread) and a detect worker.
-import type { EngineName, FaceEmbedding, FrameVerdict } from "./types";
+import type { EngineName, FaceEmbedding, FrameVerdict, OcrReaderName } from "./types";
 
 export interface WorkerInit {
   /** file URL of worker.ts, imported by worker-boot.mjs after tsx is registered */
@@ -10,6 +10,7 @@ export interface WorkerInit {
   hashBankDir?: string;
   keywordsDir?: string;
   policyDir?: string;
+  ocrReader?: OcrReaderName;
 }
 
 /** Embed the largest face of an image (gallery reference photos). */

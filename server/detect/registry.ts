@@ -5,19 +5,23 @@ import {
 } from "../../lib/contract/taxonomy";
 import { OBJECT_TYPE_GAPS, objectGroupForType } from "./object-map";
 import { POLICY } from "./policy";
-import type { Capability, EngineName } from "./types";
+import type { Capability, EngineName, OcrReaderName } from "./types";
 
 export type { EngineName };
 export const ALL_ENGINES: readonly EngineName[] = ["qrcode", "ocr", "nsfw", "faces", "objects", "hash"];
 
 export const ENGINE_DESCRIPTIONS: Record<EngineName, string> = {
   qrcode: "zxing-cpp via zxing-wasm 3.1 (QR Code, Micro QR)",
-  ocr: "tesseract.js 7 OCR (eng + chi_sim 4.0.0_best_int) + keyword lists",
+  ocr: "PaddleOCR PP-OCRv4 text detector + recogniser (Chinese + English, ONNX Runtime) + keyword lists",
   nsfw: "nsfwjs 4.4 MobileNetV2 (tfjs wasm)",
   faces: "@vladmandic/human 3.3 BlazeFace + FaceMesh + FaceRes (tfjs wasm)",
   objects: "@vladmandic/human 3.3 CenterNet, COCO classes (tfjs wasm)",
   hash: "64-bit DCT pHash (sharp greyscale 32×32, sharp-phash bits) against the prohibited-image hash bank",
 };
+
+/** One contract type in a registry table (frames here, audio in audio/registry.ts): its engine and note, or why none. */
+/** The OCR engine when OCR_READER=tesseract. */
+export const TESSERACT_DESCRIPTION = "tesseract.js 7 OCR (eng + chi_sim 4.0.0_best_int) + keyword lists";
 
 /** One contract type in a registry table (frames here, audio in audio/registry.ts): its engine and note, or why none. */
 export type TypeEntry<E extends string> = { engine: E; note: string } | { engine?: undefined; note: string };
@@ -75,6 +79,8 @@ export interface DetectState {
   gallery?: Readonly<Record<string, number>>;
   /** entries in the hash bank; undefined when no bank folder is configured */
   bankSize?: number;
+  /** what reads image text (default paddle) */
+  ocrReader?: OcrReaderName;
 }
 
 export interface FramePlan {
@@ -134,7 +140,7 @@ function imgCapability(type: ImgType, st: DetectState): Capability {
       : { group: "imgType", type, supported: false, note: `${e.note} (${where})` };
   }
   return e.engine && loaded(e.engine)
-    ? { group: "imgType", type, supported: true, engine: ENGINE_DESCRIPTIONS[e.engine], note: e.note }
+    ? { group: "imgType", type, supported: true, engine: e.engine === "ocr" && st.ocrReader === "tesseract" ? TESSERACT_DESCRIPTION : ENGINE_DESCRIPTIONS[e.engine], note: e.note }
     : { group: "imgType", type, supported: false, note: e.engine ? `engine ${e.engine} not loaded in this pool` : e.note };
 }
 
@@ -160,7 +166,7 @@ function businessCapability(type: string, st: DetectState): Capability {
 
 /** Every type of every contract group, with the engine that serves it or why none does. */
 export function capabilityTable(state: Partial<DetectState> = {}): Capability[] {
-  const st: DetectState = { engines: state.engines ?? new Set(ALL_ENGINES), gallery: state.gallery, bankSize: state.bankSize };
+  const st: DetectState = { engines: state.engines ?? new Set(ALL_ENGINES), gallery: state.gallery, bankSize: state.bankSize, ocrReader: state.ocrReader };
   const audio = "audio detection is not implemented in the frame engine yet";
   return [
     ...IMG_TYPES.map((type) => imgCapability(type, st)),

@@ -26,7 +26,11 @@ export interface DetectPoolOptions {
   policyDir?: string;
   /** Load only these engines (default all): a faces-only pool starts faster and uses less memory. */
   engines?: EngineName[];
+  /** What reads image text (OCR_READER): PaddleOCR PP-OCRv4 (default) or Tesseract. */
+  ocrReader?: OcrReaderName;
 }
+
+export type OcrReaderName = "paddle" | "tesseract";
 
 export type EngineName = "qrcode" | "ocr" | "nsfw" | "faces" | "objects" | "hash";
 

@@ -129,20 +129,27 @@ export async function benchDetectors(): Promise<Record<string, { framesPerSec: n
   const bank = fileHashBank(path.join(work, "bank"));
   for (const f of ["screenshot-vrm.jpg", "screenshot-faceid.jpg", "samples.jpg"]) await bank.add("bench", f, path.join(HUMAN_ASSETS, f));
   const pool = createDetectPool({ dataDir: path.join(os.tmpdir(), "moderation-detect-bench"), workers: 1, hashBankDir: path.join(work, "bank") });
+  const tesseract = createDetectPool({ dataDir: path.join(os.tmpdir(), "moderation-detect-bench"), workers: 1, engines: ["ocr"], ocrReader: "tesseract" });
   try {
-    await pool.ready();
+    await Promise.all([pool.ready(), tesseract.ready()]);
     return {
       faces: await measure(pool, { imgTypes: [], imgBusinessTypes: ["FACEDETECTION", "AGE", "GENDER"], frames: [face, group] }),
       objects: await measure(pool, { imgTypes: [], imgBusinessTypes: OBJECT_GROUPS.map((g) => g.type), frames: [dinner, group, pattern] }),
       hash: await measure(pool, { imgTypes: ["VIOLENT"], frames: [...mixed, dinner] }),
       qrcode: await measure(pool, { imgTypes: ["QRCODE"], frames: mixed }),
       nsfw: await measure(pool, { imgTypes: ["EROTIC"], frames: mixed }),
-      // OCR cost depends on how much text there is: measured on the two text frames, the expensive case
+      // OCR cost depends on how much text there is: measured on the two text frames, the expensive case, and on the
+      // text-free pattern (PaddleOCR's detector looks at every frame; Tesseract only where its line scan finds text)
       ocr: await measure(pool, { imgTypes: ["ADVERT", "IMGTEXTRISK"], frames: [en, zh] }),
+      ocrNoText: await measure(pool, { imgTypes: ["ADVERT", "IMGTEXTRISK"], frames: [pattern] }),
+      // the other reader (OCR_READER=tesseract), same frames: the eval compares their recall
+      ocrTesseract: await measure(tesseract, { imgTypes: ["ADVERT", "IMGTEXTRISK"], frames: [en, zh] }),
+      ocrTesseractNoText: await measure(tesseract, { imgTypes: ["ADVERT", "IMGTEXTRISK"], frames: [pattern] }),
       all: await measure(pool, { imgTypes: ["QRCODE", "EROTIC", "ADVERT", "IMGTEXTRISK"], frames: mixed }),
     };
   } finally {
     await pool.close();
+    await tesseract.close();
     await rm(work, { recursive: true, force: true });
   }
 }

@@ -47,12 +47,14 @@ async function section<T>(name: string, fn: () => Promise<T>): Promise<T | { err
 const frameEngines = [...(runs("qrcode") ? ["qrcode" as const] : []), ...(runs("ocr") ? ["ocr" as const] : []), "nsfw" as const];
 const needPool = runs("ocr") || runs("qrcode") || runs("nsfw");
 const pool = needPool ? createDetectPool({ dataDir: path.join(os.tmpdir(), "moderation-eval-detect"), workers: 1, engines: frameEngines }) : undefined;
+// the OCR set is also read by the other reader (Tesseract), on the same frames, for the comparison
+const tesseractPool = runs("ocr") ? createDetectPool({ dataDir: path.join(os.tmpdir(), "moderation-eval-detect"), workers: 1, engines: ["ocr"], ocrReader: "tesseract" }) : undefined;
 // frames (one worker thread) and audio (child processes) run side by side: about one core each
 const frameSets = (async () => {
   const ready = pool ? await section("frameModelsLoad", () => pool.ready()) : undefined;
   const hashBankSet = () => (runs("hashBank") ? section("hashBank", () => evalHashBank(scale)) : skipped);
   if (ready && typeof ready === "object" && "error" in ready) return { ocr: ready, qrcode: ready, nsfw: ready, hashBank: await hashBankSet() };
-  const ocr = pool && runs("ocr") ? await section("ocr", () => evalOcr(pool, scale)) : skipped;
+  const ocr = pool && runs("ocr") ? await section("ocr", async () => evalOcr(pool, scale, await tesseractPool!.ready().then(() => tesseractPool))) : skipped;
   const qrcode = pool && runs("qrcode") ? await section("qrcode", () => evalQr(pool, scale)) : skipped;
   // last: it summarises the EROTIC results of every frame above
   const nsfw = pool && runs("nsfw") ? await section("nsfw", () => evalNsfw(pool, scale)) : skipped;
@@ -67,6 +69,7 @@ const audioSets = (async () => {
 })();
 const [frames, audio] = await Promise.all([frameSets, audioSets]);
 await pool?.close();
+await tesseractPool?.close();
 
 const speech = audio.speech as { keywords?: unknown; vad?: unknown; error?: string; skipped?: string };
 const out = {

@@ -178,8 +178,9 @@ test("a crashed worker rejects its in-flight frame and is replaced", async () =>
 
 
 test("a pool whose data dir cannot be prepared fails ready() instead of hanging", async () => {
-  // /dev/null is a file, so no folder can be made under it (Node's recursive mkdir hangs under /proc: not used here)
-  const broken = createDetectPool({ dataDir: "/dev/null/detect" });
+  // /dev/null is a file, so no folder can be made under it (Node's recursive mkdir hangs under /proc: not used here);
+  // the Tesseract reader caches its traineddata there (PaddleOCR's models ship in an npm package)
+  const broken = createDetectPool({ dataDir: "/dev/null/detect", ocrReader: "tesseract" });
   await assert.rejects(broken.ready(), /preparing OCR data/);
   await assert.rejects(broken.detectFrame({ jpeg: new Uint8Array(frames.qr), imgTypes: ["QRCODE"], imgBusinessTypes: [] }), /preparing OCR data/);
   await broken.close();

@@ -1,4 +1,7 @@
-// ADVERT / IMGTEXTRISK: tesseract.js OCR (eng + chi_sim, local traineddata) → normalised text → keyword lists.
+// ADVERT / IMGTEXTRISK: image text → normalised text → keyword lists. Read by PaddleOCR PP-OCRv4 (text/paddle.ts, the
+// default: scene-text detector + recogniser) or by tesseract.js (eng + chi_sim, local traineddata; OCR_READER=tesseract).
+// Tesseract only reads frames the text-region scan finds text-like structure in; PaddleOCR's own detector is cheap enough
+// to look at every frame, and finds captions the scan misses on busy pictures.
 import sharp from "sharp";
 import Tesseract from "tesseract.js";
 import { DEFAULT_LISTS } from "../lists/default-lists";
@@ -6,7 +9,9 @@ import { POLICY } from "../policy";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "../settings/thresholds";
 import { compileLists, matchLists, riskSegments, type CompiledList } from "../text/match";
 import { normalizeText } from "../text/normalize";
+import { PaddleReader } from "../text/paddle";
 import { padBox, scanText, type RegionScan, type TextBox } from "../text/regions";
+import type { OcrReaderName } from "../types";
 import type { Engine, EngineContext, EngineOutput, Frame, FrameRequest, Hit } from "./engine";
 import { OCR_LANGS, tessdataPaths } from "./tessdata";
 
@@ -86,15 +91,23 @@ export class OcrEngine implements Engine {
   readonly name = "ocr";
   readonly imgTypes = ["ADVERT", "IMGTEXTRISK"] as const;
   private worker: Tesseract.Worker | undefined;
+  private paddle: PaddleReader | undefined;
   /** the image-text lists in force (built-in + operator changes), re-read per frame */
   private readonly lists: () => readonly CompiledList[];
 
-  constructor(lists?: () => readonly CompiledList[]) {
+  constructor(
+    lists?: () => readonly CompiledList[],
+    private readonly reader: OcrReaderName = "paddle",
+  ) {
     const builtIn = compileLists(DEFAULT_LISTS, { joinSpaces: true });
     this.lists = lists ?? (() => builtIn);
   }
 
   async init(ctx: EngineContext): Promise<void> {
+    if (this.reader === "paddle") {
+      this.paddle = await PaddleReader.load();
+      return;
+    }
     // prepareTessdata() already ran in the pool: read the cache, never write it from here
     const { langPath, cachePath } = tessdataPaths(ctx.dataDir);
     this.worker = await Tesseract.createWorker([...OCR_LANGS], Tesseract.OEM.LSTM_ONLY, {
@@ -108,15 +121,26 @@ export class OcrEngine implements Engine {
   }
 
   async run(frame: Frame, requested: ReadonlySet<string>, req: FrameRequest): Promise<EngineOutput> {
-    if (!this.worker) throw new Error("OCR engine not initialised");
+    if (!this.worker && !this.paddle) throw new Error("OCR engine not initialised");
     const image = Buffer.from(frame.jpeg.buffer, frame.jpeg.byteOffset, frame.jpeg.byteLength);
+    if (this.paddle) {
+      // the scene-text detector finds the lines itself, on busy pictures too
+      const read = await this.paddle.read(image);
+      const lines: OcrLine[] = read.filter((l) => l.confidence >= POLICY.ocr.minLineConfidence).flatMap((l) => {
+        const text = normalizeText(l.text);
+        return text === "" ? [] : [{ text, confidence: l.confidence * 100 }];
+      });
+      const out = textHits(lines, this.lists(), requested, req.thresholds);
+      return { ...out, scores: { readMode: 3, linesRead: read.length } };
+    }
     const { scan, scale } = await scanFrame(image);
     let lines: OcrLine[];
     if (scan.kind === "none") lines = [];
     else if (scan.kind === "busy") lines = await this.readWhole(image);
     else lines = await this.readLines(image, scan.boxes, scale, frame);
     const out = textHits(lines, this.lists(), requested, req.thresholds);
-    // how the frame was read (internal: the eval and the bench report it): 0 = no text-like structure, 1 = lines, 2 = whole frame
+    // how the frame was read (internal: the eval and the bench report it): 0 = no text-like structure, 1 = lines, 2 = whole
+    // frame (Tesseract), 3 = PaddleOCR's detector and recogniser
     const mode = scan.kind === "none" ? 0 : scan.kind === "lines" ? 1 : 2;
     return { ...out, scores: { readMode: mode, linesRead: scan.kind === "lines" ? scan.boxes.length : 0 } };
   }
@@ -173,5 +197,7 @@ export class OcrEngine implements Engine {
   async close(): Promise<void> {
     await this.worker?.terminate();
     this.worker = undefined;
+    await this.paddle?.close();
+    this.paddle = undefined;
   }
 }
