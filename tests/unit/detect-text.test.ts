@@ -8,7 +8,7 @@ import { nsfwHits } from "../../server/detect/engines/nsfw";
 import { textHits } from "../../server/detect/engines/ocr";
 import { DEFAULT_LISTS } from "../../server/detect/lists/default-lists";
 import { capabilityTable, engineForImgType } from "../../server/detect/registry";
-import { compileLists, matchLists, riskSegments, wordToPattern } from "../../server/detect/text/match";
+import { compileLists, IMAGE_TEXT, matchLists, riskSegments, wordToPattern } from "../../server/detect/text/match";
 import { foldForMatch, normalizeText } from "../../server/detect/text/normalize";
 import { buildVerdict } from "../../server/detect/verdict";
 
@@ -90,6 +90,24 @@ suite("keyword matching", () => {
     const short = compileLists([{ ...LISTS[0].list, entries: ["the rapist"] }], { joinSpaces: true });
     assert.deepEqual(matchLists("my therapist said hi", short, BOTH), []);
     assert.equal(matchLists("the rapist was caught", short, BOTH).length, 1);
+  });
+  test("image text: a long phrase read with one OCR error still matches; a different word or a short phrase does not", () => {
+    const image = compileLists(LISTS.map((l) => l.list), IMAGE_TEXT);
+    const imageWords = (text: string) => matchLists(text, image, BOTH).flatMap((h) => h.words.map((w) => w.word));
+    // a look-alike (0 for o, 1 for i, I for l), a dropped letter, a stray one
+    assert.deepEqual(imageWords("0nline casino tonight"), ["0nline casino"]);
+    assert.deepEqual(imageWords("Online cas1no"), ["Online cas1no"]);
+    assert.deepEqual(imageWords("OnIine casino"), ["OnIine casino"]);
+    assert.deepEqual(imageWords("onlne casino"), ["onlne casino"]);
+    assert.deepEqual(imageWords("cheap follovvers"), ["cheap follovvers"]);
+    // two errors, a letter that is no look-alike, a short phrase: nothing
+    assert.deepEqual(imageWords("0nline cas1no"), []);
+    assert.deepEqual(imageWords("online cosino"), []);
+    assert.deepEqual(imageWords("offline casino"), []);
+    const short = compileLists([{ ...LISTS[0].list, entries: ["bet now"] }], IMAGE_TEXT);
+    assert.deepEqual(matchLists("b3t now", short, BOTH), []);
+    // speech transcripts are matched exactly
+    assert.deepEqual(words("0nline casino"), []);
   });
   test("riskSegments are whole lines, merged", () => {
     const text = "hello\nAdd WeChat: maifen888 now\nbye";

@@ -7,7 +7,7 @@ import Tesseract from "tesseract.js";
 import { DEFAULT_LISTS } from "../lists/default-lists";
 import { POLICY } from "../policy";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "../settings/thresholds";
-import { compileLists, matchLists, riskSegments, type CompiledList } from "../text/match";
+import { compileLists, IMAGE_TEXT, matchLists, riskSegments, type CompiledList } from "../text/match";
 import { normalizeText } from "../text/normalize";
 import { PaddleReader } from "../text/paddle";
 import { padBox, scanText, type RegionScan, type TextBox } from "../text/regions";
@@ -99,7 +99,7 @@ export class OcrEngine implements Engine {
     lists?: () => readonly CompiledList[],
     private readonly reader: OcrReaderName = "paddle",
   ) {
-    const builtIn = compileLists(DEFAULT_LISTS, { joinSpaces: true });
+    const builtIn = compileLists(DEFAULT_LISTS, IMAGE_TEXT);
     this.lists = lists ?? (() => builtIn);
   }
 

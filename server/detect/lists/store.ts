@@ -5,7 +5,7 @@ import { describeZodError } from "../../../lib/contract/errors";
 import { LABEL1_NAMES, SUBLABEL_NAMES } from "../../../lib/labels";
 import { DEFAULT_AUDIO_LISTS } from "../audio/lists";
 import { docWriter, DocWatcher } from "../settings/doc";
-import { compileLists, type CompiledList } from "../text/match";
+import { compileLists, IMAGE_TEXT, type CompiledList } from "../text/match";
 import { DEFAULT_LISTS } from "./default-lists";
 import { EMPTY_OVERLAY, effectiveLists, entryId, KEYWORD_SCOPES, normalizeWord, SCOPE_TYPES, type KeywordList, type KeywordOverlay, type KeywordScope, type ListOverlay } from "./model";
 
@@ -80,7 +80,7 @@ export class KeywordListsReader {
   constructor(dir: string | undefined, builtIn: readonly KeywordList[] = BUILT_IN_LISTS) {
     this.watcher = new DocWatcher(dir, (doc) => {
       const lists = effectiveLists(builtIn, overlayOf(doc));
-      return { lists, compiled: { image: compileLists(lists.filter((l) => l.scope === "image"), { joinSpaces: true }), speech: compileLists(lists.filter((l) => l.scope === "speech")) } };
+      return { lists, compiled: { image: compileLists(lists.filter((l) => l.scope === "image"), IMAGE_TEXT), speech: compileLists(lists.filter((l) => l.scope === "speech")) } };
     });
   }
 

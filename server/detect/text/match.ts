@@ -36,24 +36,75 @@ function escapeRegex(s: string): string {
 
 /** Shortest phrase (letters, spaces left out) matched also when written without its spaces: shorter ones ("the rapist") hide inside words ("therapist"). */
 const MIN_JOINED_CHARS = 10;
+/** Shortest phrase (letters, spaces left out) matched also with one OCR error in it. */
+const MIN_ONE_ERROR_CHARS = 8;
+
+/**
+ * What OCR mistakes a character for (the recogniser's usual confusions): a substitution is only tolerated inside
+ * these classes, so "make money last" never passes for "make money fast" while "0nline cas1no"'s misreads are read
+ * through. Multi-character look-alikes (rn → m, vv → w, cl → d) count as one error.
+ */
+const CONFUSABLE: Readonly<Record<string, string>> = {
+  o: "[o0°]", "0": "[0o]", l: "[l1i|!]", i: "[i1l|!]", "1": "[1il|]", s: "[s5$]", "5": "[5s]", b: "[b8]", "8": "[8b]",
+  g: "[g9q]", "9": "[9g]", q: "[qg]", z: "[z2]", "2": "[2z]", e: "[ec]", c: "[ce]", a: "[a@]", u: "[uv]", v: "[vu]",
+  t: "[t+]", n: "[nh]", h: "[hn]", m: "(?:m|rn|nn)", w: "(?:w|vv)", d: "(?:d|cl)",
+};
+
+/**
+ * A phrase's forms with one OCR error: one character read as a look-alike (CONFUSABLE), dropped, or one stray
+ * non-space character added. Words keep their boundaries and spaces; only image text uses them.
+ */
+function oneErrorForms(parts: readonly string[]): string[] {
+  const chars = parts.join(" ");
+  const esc = (c: string) => (c === " " ? "\\s+" : escapeRegex(c));
+  const at = (i: number, sub: string) => [...chars].map((c, k) => (k === i ? sub : esc(c))).join("");
+  const forms: string[] = [];
+  const list = [...chars];
+  list.forEach((c, i) => {
+    if (c === " ") return;
+    if (CONFUSABLE[c]) forms.push(at(i, CONFUSABLE[c]));
+    // a dropped character (not one whose loss would join two words)
+    forms.push(at(i, ""));
+    // a stray character before it
+    forms.push(at(i, `[^\\s]${esc(c)}`));
+  });
+  forms.push(`${list.map(esc).join("")}[^\\s]`);
+  return forms;
+}
 
 /**
  * Plain word → regex: case-insensitive, any whitespace between its parts, ASCII ends must sit on word boundaries.
  * `joinSpaces` (image text: OCR often drops the spaces of a tight line, "GUNSFORSALE"): a phrase of at least
  * MIN_JOINED_CHARS characters also matches with no space at all.
  */
-export function wordToPattern(word: string, o: { joinSpaces?: boolean } = {}): string {
-  const parts = word.trim().toLowerCase().split(/\s+/).map(escapeRegex);
+export function wordToPattern(word: string, o: ImageTextOptions = {}): string {
+  const raw = word.trim().toLowerCase().split(/\s+/);
+  const parts = raw.map(escapeRegex);
   const spaced = parts.join("\\s+");
-  const joined = parts.length > 1 && o.joinSpaces && word.replace(/\s+/g, "").length >= MIN_JOINED_CHARS ? parts.join("") : null;
-  const body = joined ? `(?:${spaced}|${joined})` : spaced;
+  const letters = word.replace(/\s+/g, "").length;
+  const joined = parts.length > 1 && o.joinSpaces && letters >= MIN_JOINED_CHARS ? parts.join("") : null;
+  const fuzzy = o.oneError && letters >= MIN_ONE_ERROR_CHARS ? oneErrorForms(raw) : [];
+  const forms = [spaced, ...(joined ? [joined] : []), ...fuzzy];
+  const body = forms.length > 1 ? `(?:${forms.join("|")})` : spaced;
   const start = ASCII_WORD.test(word.trim()[0] ?? "") ? "(?<![a-z0-9])" : "";
   const end = ASCII_WORD.test(word.trim().slice(-1)) ? "(?![a-z0-9])" : "";
   return start + body + end;
 }
 
-/** `joinSpaces`: image-text lists (see wordToPattern); speech transcripts always have their spaces. */
-export function compileLists(lists: readonly KeywordList[], o: { joinSpaces?: boolean } = {}): CompiledList[] {
+/**
+ * How image text is matched (OCR output, not a transcript): `joinSpaces`, a long phrase also without its spaces;
+ * `oneError`, a phrase of MIN_ONE_ERROR_CHARS or more also with one OCR error (oneErrorForms).
+ */
+export interface ImageTextOptions {
+  joinSpaces?: boolean;
+  oneError?: boolean;
+}
+
+/** The options the image-text lists are compiled with; speech transcripts use none. */
+export const IMAGE_TEXT: ImageTextOptions = { joinSpaces: true, oneError: true };
+
+/** `o`: image-text lists (see wordToPattern); speech transcripts always have their spaces and are matched exactly. */
+export function compileLists(lists: readonly KeywordList[], o: ImageTextOptions = {}): CompiledList[] {
   return lists.map((list) => ({
     list,
     entries: list.entries.map((e): CompiledEntry => {
