@@ -8,7 +8,8 @@ import { promisify } from "node:util";
 import {
   AUDIO_POLICY, compareWithTrack, createAudioDetector, fileReferenceTracks, fingerprintFile, type ReferenceListName,
 } from "../../server/detect/audio/index";
-import { excerptWav, mixWav, noiseWav, speechWav, toneWav, TUNE_A, TUNE_B, tuneWav, type TuneSpec } from "../support/speech";
+import { excerptWav, mixWav, noiseWav, noisyExcerptWav, speechWav, toneWav, TUNE_A, TUNE_B, tuneWav, type TuneSpec, type Voice } from "../support/speech";
+import { prng } from "./media";
 import { cachedBytes } from "./media";
 import { breakdown, chooseThreshold, distribution, grid, summarize, sweep, type Outcome, type ScoredCase } from "./metrics";
 
@@ -25,6 +26,17 @@ const UNKNOWN: ReadonlyArray<{ entry: string; spec: TuneSpec }> = [
   { entry: "tune-g", spec: { ...TUNE_B, seed: 12 } },
 ];
 const OFFSETS = [2.0, 9.4, 17.8, 26.5];
+/** The issue's hard conditions (#15.3): pink noise at 10 dB SNR, 64 kbps AAC / MP3, ±5 % speed. */
+const SNR_DB = 10;
+const LOW_BITRATE_K = 64;
+/** Unrelated clips that must match nothing: synthetic songs of random scale, key, tempo and timbre, speech, noise, tones. */
+const UNRELATED_TUNES = 180;
+const SCALES: readonly number[][] = [[0, 2, 4, 5, 7, 9, 11], [0, 2, 3, 5, 7, 8, 10], [0, 2, 4, 7, 9], [0, 3, 5, 7, 10], [0, 3, 5, 6, 7, 10], [0, 2, 3, 5, 7, 9, 10], [0, 1, 4, 5, 7, 8, 10], [0, 2, 4, 6, 7, 9, 11]];
+const UNRELATED_SPEECH = [
+  "good evening and welcome to the show", "the match starts at eight tonight", "thank you all for watching see you tomorrow",
+  "let me show you how to cook pasta", "this game is really hard but fun", "the train to the city leaves at noon",
+];
+const VOICES: readonly Voice[] = ["slt", "kal16", "awb", "rms"];
 const NOISE = [0, 0.05, 0.1, 0.2];
 const TYPES = ["ANTHEN", "BANEDAUDIO", "COPYRIGHTSONGS"];
 
@@ -82,6 +94,12 @@ async function queries(scale: number): Promise<Query[]> {
     // speeds between and below the reference's stored speeds (server/detect/audio/references.ts REFERENCE_SPEEDS)
     out.push({ wav: await altered(music, "asetrate=15200,aresample=16000", "speed-5"), condition: "speed -5% (pitch down)", entry: ref.entry, startSec: OFFSETS[t] });
     out.push({ wav: await altered(music, "asetrate=16240,aresample=16000", "speed+1.5"), condition: "speed +1.5% (pitch up)", entry: ref.entry, startSec: OFFSETS[t] });
+    // the issue's conditions together: pink noise at 10 dB SNR, a 64 kbps re-encode, and ±5 % speed
+    for (const [k, c] of ([["aac", 1], ["mp3", 1], ["mp3", 0.95], ["aac", 1.05]] as const).entries()) {
+      const startSec = OFFSETS[(t + k + 1) % OFFSETS.length] + 0.61 * k;
+      const wav = await noisyExcerptWav(file, { startSec, snrDb: SNR_DB, codec: c[0], bitrateK: LOW_BITRATE_K, seed: 100 * t + k, speed: c[1] });
+      out.push({ wav, condition: `noise ${SNR_DB} dB SNR, ${c[0]} ${LOW_BITRATE_K}k${c[1] === 1 ? "" : `, speed ${c[1] > 1 ? "+" : "-"}5%`}`, entry: ref.entry, startSec });
+    }
   }
   for (const [u, tune] of UNKNOWN.entries()) {
     const file = await tuneWav(tune.entry, tune.spec);
@@ -92,6 +110,34 @@ async function queries(scale: number): Promise<Query[]> {
   out.push({ wav: await speechWav("the weather is nice today and we are going to the park", { voice: "kal16" }), condition: "speech" });
   out.push({ wav: await noiseWav("pink"), condition: "noise" });
   out.push({ wav: await toneWav(440), condition: "tone" });
+  out.push(...(await unrelated()));
+  return out;
+}
+
+/** 200 clips unrelated to every reference (fixed seeds), each through the same noise and codec conditions as the positives. */
+async function unrelated(): Promise<Query[]> {
+  const rnd = prng(91_000);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+  const out: Query[] = [];
+  for (let i = 0; i < UNRELATED_TUNES; i++) {
+    const spec: TuneSpec = {
+      seed: 1000 + i,
+      durationSec: 14,
+      scale: pick(SCALES),
+      root: 52 + Math.floor(rnd() * 20),
+      bpm: 70 + Math.floor(rnd() * 90),
+      harmonics: Array.from({ length: 2 + Math.floor(rnd() * 4) }, (_, h) => (h === 0 ? 1 : Math.round(rnd() * 70) / 100)),
+    };
+    const file = await tuneWav(`unrelated-${i}`, spec);
+    const codec = rnd() < 0.5 ? "aac" : "mp3";
+    const wav = i % 3 === 0
+      ? await noisyExcerptWav(file, { startSec: rnd() * 3, snrDb: SNR_DB, codec, bitrateK: LOW_BITRATE_K, seed: 5000 + i })
+      : await excerptWav(file, { startSec: rnd() * 3, noise: pick(NOISE), codec });
+    out.push({ wav, condition: "unrelated song" });
+  }
+  for (const [i, text] of UNRELATED_SPEECH.entries()) for (const voice of VOICES.slice(0, 2)) out.push({ wav: await speechWav(text, { voice: VOICES[(i + VOICES.indexOf(voice)) % VOICES.length] }), condition: "unrelated speech" });
+  for (const c of ["pink", "white"] as const) out.push({ wav: await noiseWav(c), condition: "unrelated noise" });
+  for (const hz of [220, 330, 523, 880, 1000, 1500]) out.push({ wav: await toneWav(hz), condition: "unrelated tone" });
   return out;
 }
 
@@ -127,7 +173,7 @@ export async function evalFingerprint(scale: number): Promise<Record<string, unk
     const kind = (r: Result) => r.condition.replace(/ \(tune-.\)$/, "");
     return {
       detector: "chromaprint fpcalc -raw + sliding bit-error comparison (server/detect/audio/known.ts), types ANTHEN BANEDAUDIO COPYRIGHTSONGS",
-      label: "positive = 10 s excerpt of a reference track (16 kHz mono after an AAC/MP3 round trip, pink noise mixed in); correct = match.entry is that track. Negatives: songs not in the lists, speech, noise, a tone.",
+      label: "positive = 10 s excerpt of a reference track at any offset (16 kHz mono after an AAC/MP3 round trip, pink noise mixed in; harder: pink noise at 10 dB SNR with a 64 kbps re-encode, alone and with \u00b15 % speed; speech over it; tempo and speed changes); correct = match.entry is that track. Negatives: songs not in the lists (three sharing a reference's scale, tempo and timbre), and 200 unrelated clips (180 synthetic songs of random scale, key, tempo and timbre, a third of them at 10 dB SNR and 64 kbps; 12 spoken sentences; noise; tones), fixed seeds.",
       references: REFS.map((r) => `${r.list}/${r.entry}`),
       queries: results.length,
       atPolicy: { threshold: AUDIO_POLICY.known.minScore, ...summarize(results.map(outcome)) },

@@ -3,7 +3,7 @@
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
-import { rename, rm, writeFile } from "node:fs/promises";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { mediaDir } from "./media";
@@ -210,6 +210,57 @@ export async function singingWav(seed: number, o: { durationSec?: number; root?:
       t0 += dur + 0.05;
     }
     await writeFile(tmp, wavBytes(out, RATE, 1));
+  });
+}
+
+/** 16 kHz mono 16-bit PCM samples of a WAV this module wrote (44-byte header). */
+async function pcmOf(file: string): Promise<Float32Array> {
+  const buf = await readFile(file);
+  const out = new Float32Array((buf.length - 44) >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = buf.readInt16LE(44 + i * 2) / 32768;
+  return out;
+}
+
+/**
+ * A `durationSec` excerpt of `source` with pink noise mixed in at `snrDb` (the noise's RMS set against the excerpt's
+ * own, so the ratio holds whatever the music's level), speed-changed by `speed` (pitch moves with it, as resampling
+ * does), then through `codec` at `bitrateK` kbps and back to 16 kHz mono: how a re-upload of a song reaches us.
+ */
+export async function noisyExcerptWav(source: string, o: { startSec: number; snrDb: number; codec: "aac" | "mp3"; bitrateK: number; seed: number; speed?: number; durationSec?: number }): Promise<string> {
+  const spec = { source: path.basename(source), durationSec: 10, speed: 1, ...o };
+  return cached(`snr-${path.basename(source, ".wav")}`, spec, "wav", async (tmp) => {
+    const clean = `${tmp}.clean.wav`;
+    const mixed = `${tmp}.mixed.wav`;
+    const lossy = `${tmp}.${spec.codec === "aac" ? "m4a" : "mp3"}`;
+    try {
+      const speed = spec.speed === 1 ? [] : ["-af", `aresample=${RATE},asetrate=${Math.round(RATE * spec.speed)},aresample=${RATE}`];
+      await ffmpeg(["-ss", String(spec.startSec), "-t", String(spec.durationSec * spec.speed), "-i", source, "-ar", String(RATE), "-ac", "1", ...speed, "-c:a", "pcm_s16le", clean]);
+      const x = await pcmOf(clean);
+      const rnd = prng(spec.seed);
+      // pink noise: Paul Kellet's filter over white noise
+      const noise = new Float32Array(x.length);
+      let [b0, b1, b2, b3, b4, b5, b6] = [0, 0, 0, 0, 0, 0, 0];
+      for (let i = 0; i < x.length; i++) {
+        const w = rnd() * 2 - 1;
+        b0 = 0.99886 * b0 + w * 0.0555179;
+        b1 = 0.99332 * b1 + w * 0.0750759;
+        b2 = 0.969 * b2 + w * 0.153852;
+        b3 = 0.8665 * b3 + w * 0.3104856;
+        b4 = 0.55 * b4 + w * 0.5329522;
+        b5 = -0.7616 * b5 - w * 0.016898;
+        noise[i] = b0 + b1 + b2 + b3 + b4 + b5 + b6 + w * 0.5362;
+        b6 = w * 0.115926;
+      }
+      const rms = (a: Float32Array) => Math.sqrt(a.reduce((t, v) => t + v * v, 0) / Math.max(1, a.length));
+      const gain = rms(x) / (rms(noise) * 10 ** (spec.snrDb / 20));
+      const out = new Float32Array(x.length);
+      for (let i = 0; i < x.length; i++) out[i] = x[i] + noise[i] * gain;
+      await writeFile(mixed, wavBytes(out, RATE, 1));
+      await ffmpeg(["-i", mixed, "-c:a", spec.codec === "aac" ? "aac" : "libmp3lame", "-b:a", `${spec.bitrateK}k`, lossy]);
+      await ffmpeg(["-i", lossy, "-ar", String(RATE), "-ac", "1", "-c:a", "pcm_s16le", tmp]);
+    } finally {
+      for (const f of [clean, mixed, lossy]) await rm(f, { force: true });
+    }
   });
 }
 
