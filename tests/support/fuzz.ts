@@ -17,7 +17,10 @@ export interface Mutation {
   key: string;
 }
 
-/** A copy of `base` with the field at `at` replaced, removed, or given a sibling `key` (an own "__proto__" key, as JSON.parse makes it). */
+/**
+ * A copy of `base` with the field at `at` replaced, removed, or given a sibling `key` (an own "__proto__" key, as
+ * JSON.parse makes it; inside an array, one more element).
+ */
 export function applyMutation(base: Json, m: Mutation): Json {
   const body = structuredClone(base);
   let parent: Json = body;
@@ -27,6 +30,8 @@ export function applyMutation(base: Json, m: Mutation): Json {
     if (Array.isArray(parent)) parent.splice(last as number, 1);
     else delete parent[last];
   } else if (m.op === "set") parent[last] = m.value;
+  // JSON arrays have no named members: their "sibling" is one more element (a key such as "length" cannot be redefined)
+  else if (Array.isArray(parent)) parent.push(m.value);
   else Object.defineProperty(parent, m.key, { value: m.value, enumerable: true, configurable: true, writable: true });
   return body;
 }
