@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { VideoStreamCallback } from "../../lib/contract/videostream-callbacks";
 import { AudioStreamCallback } from "../../lib/contract/audiostream-callbacks";
 import type { StreamEvent } from "../../lib/dashboard-api";
@@ -9,7 +9,7 @@ import type { HeaderSource } from "../callback/signature";
 import { checkSignature, parseCallback, type ReceiverAnswer } from "./receiver";
 import { feedIncidents } from "../incidents/feed";
 import type { StreamRow, StreamsDeps } from "./streams";
-import { loadSummary } from "./stream-window";
+import { publishSummarySoon } from "./summary-throttle";
 
 /**
  * Receiver for live results: a valid signature when a secret is configured (checkSignature), the per-stream
@@ -34,14 +34,10 @@ export async function acceptStreamCallback(d: Pick<StreamsDeps, "db" | "publishE
   const body = parsed.json as Record<string, unknown>;
   const rid = String(body.requestId ?? "");
   if (rid !== stream.requestId && !rid.startsWith(`${stream.requestId}_`)) return { status: 400, body: { ok: false, error: "requestId does not belong to this stream" } };
-  if (deliveryId) {
-    const [seen] = await d.db.select({ id: receivedCallbacks.id }).from(receivedCallbacks).where(and(eq(receivedCallbacks.deliveryId, deliveryId), eq(receivedCallbacks.requestId, stream.requestId))).limit(1);
-    if (seen) return { status: 200, body: { ok: true, duplicate: true } };
-  }
 
   const kind: StreamEvent["kind"] = body.statCode === 1 ? "end" : body.contentType === 1 ? "frame" : "audio";
   const now = new Date();
-  // the unique (request_id, delivery_id) index settles two copies arriving at once: the second is a duplicate
+  // the unique (request_id, delivery_id) index settles a delivery seen before, or two copies arriving at once
   const [saved] = await d.db.insert(receivedCallbacks).values({ deliveryId, kind, requestId: stream.requestId, receivedAt: now, body }).onConflictDoNothing().returning({ id: receivedCallbacks.id });
   if (!saved) return { status: 200, body: { ok: true, duplicate: true } };
 
@@ -71,8 +67,7 @@ export async function acceptStreamCallback(d: Pick<StreamsDeps, "db" | "publishE
   }
   d.publishEvent({ id: saved.id, requestId: stream.requestId, kind, receivedAt: now.toISOString(), body });
   await feedIncidents(d.db, { kind: "stream", requestId: stream.requestId, callbackId: saved.id, receivedAt: now, body });
-  const fresh = await loadSummary(d.db, stream.requestId, now);
-  if (fresh) d.publishSummary(fresh);
+  await publishSummarySoon(d, stream.requestId, { final: kind === "end" });
   return { status: 200, body: { ok: true } };
 }
 
