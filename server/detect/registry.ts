@@ -19,9 +19,11 @@ export const ENGINE_DESCRIPTIONS: Record<EngineName, string> = {
   hash: "64-bit DCT pHash (sharp greyscale 32×32, sharp-phash bits) against the prohibited-image hash bank",
 };
 
-/** One contract type in a registry table (frames here, audio in audio/registry.ts): its engine and note, or why none. */
 /** The OCR engine when OCR_READER=tesseract. */
-export const TESSERACT_DESCRIPTION = "tesseract.js 7 OCR (eng + chi_sim 4.0.0_best_int) + keyword lists";
+const TESSERACT_DESCRIPTION = "tesseract.js 7 OCR (eng + chi_sim 4.0.0_best_int) + keyword lists";
+
+/** The engine as this pool runs it (the OCR engine names the reader it was loaded with). */
+const describeEngine = (engine: EngineName, st: DetectState): string => (engine === "ocr" && st.ocrReader === "tesseract" ? TESSERACT_DESCRIPTION : ENGINE_DESCRIPTIONS[engine]);
 
 /** One contract type in a registry table (frames here, audio in audio/registry.ts): its engine and note, or why none. */
 export type TypeEntry<E extends string> = { engine: E; note: string } | { engine?: undefined; note: string };
@@ -140,7 +142,7 @@ function imgCapability(type: ImgType, st: DetectState): Capability {
       : { group: "imgType", type, supported: false, note: `${e.note} (${where})` };
   }
   return e.engine && loaded(e.engine)
-    ? { group: "imgType", type, supported: true, engine: e.engine === "ocr" && st.ocrReader === "tesseract" ? TESSERACT_DESCRIPTION : ENGINE_DESCRIPTIONS[e.engine], note: e.note }
+    ? { group: "imgType", type, supported: true, engine: describeEngine(e.engine, st), note: e.note }
     : { group: "imgType", type, supported: false, note: e.engine ? `engine ${e.engine} not loaded in this pool` : e.note };
 }
 

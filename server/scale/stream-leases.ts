@@ -2,8 +2,9 @@
 // through a lease in PostgreSQL that the holder renews every tick. A holder that dies stops renewing; once its lease
 // has run out (STREAM_LEASE_SEC) another worker with room claims the stream and resumes it from its stored state
 // (frame and segment numbers continue; what was called back is not sent again). A holder stopped gracefully hands its
-// streams over without a gap: a worker with room starts pulling first (stream-handover.ts). Each worker declares its capacity and load in `stream_workers` (a heartbeat); the least
-// loaded worker with room claims the next unheld stream, and one whose detectors are behind claims nothing.
+// streams over without a gap: a worker with room starts pulling first (stream-handover.ts). Each worker declares its
+// capacity and load in `stream_workers` (a heartbeat); the least loaded worker with room claims the next unheld
+// stream, and one whose detectors are behind claims nothing.
 import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { streamWorkers, tasks, type TaskRow } from "../store/schema";
 import type { EngineContext } from "../task/context";
@@ -40,6 +41,8 @@ export class StreamLeases {
   private readonly releasing = new Set<string>();
   /** streams this process stands by for (a bridge pull runs), since when */
   private readonly standbySince = new Map<string, { at: number; from: string }>();
+  /** when the last full tick (renewals, heartbeat, claims) began: between them a standby only looks for its lease */
+  private lastFullTick = 0;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -72,6 +75,9 @@ export class StreamLeases {
 
   /** Renew what this process holds (and act on Closes asked elsewhere), announce the load, claim one stream if room. */
   private async tick(): Promise<void> {
+    // standing by, the ticks come every STANDBY_TICK_MS; renewing and claiming keep their own pace
+    if (this.standbySince.size && !this.stopping && Date.now() - this.lastFullTick < this.tickMs) return this.followStandbys();
+    this.lastFullTick = Date.now();
     const db = this.ctx.store.db;
     const { owner } = this.o;
     const held = this.runner.ids();

@@ -60,11 +60,6 @@ export class StreamRunner {
     return bridge;
   }
 
-  /** Streams this process stands by for (a bridge pull runs). */
-  standbyIds(): string[] {
-    return [...this.standbys.keys()];
-  }
-
   /** The handover did not come to this process: its bridge pull stops. */
   async dropStandby(requestId: string): Promise<void> {
     const b = this.standbys.get(requestId);

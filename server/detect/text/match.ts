@@ -55,12 +55,11 @@ const CONFUSABLE: Readonly<Record<string, string>> = {
  * non-space character added. Words keep their boundaries and spaces; only image text uses them.
  */
 function oneErrorForms(parts: readonly string[]): string[] {
-  const chars = parts.join(" ");
+  const chars = [...parts.join(" ")];
   const esc = (c: string) => (c === " " ? "\\s+" : escapeRegex(c));
-  const at = (i: number, sub: string) => [...chars].map((c, k) => (k === i ? sub : esc(c))).join("");
+  const at = (i: number, sub: string) => chars.map((c, k) => (k === i ? sub : esc(c))).join("");
   const forms: string[] = [];
-  const list = [...chars];
-  list.forEach((c, i) => {
+  chars.forEach((c, i) => {
     if (c === " ") return;
     if (CONFUSABLE[c]) forms.push(at(i, CONFUSABLE[c]));
     // a dropped character (not one whose loss would join two words)
@@ -68,7 +67,7 @@ function oneErrorForms(parts: readonly string[]): string[] {
     // a stray character before it
     forms.push(at(i, `[^\\s]${esc(c)}`));
   });
-  forms.push(`${list.map(esc).join("")}[^\\s]`);
+  forms.push(`${chars.map(esc).join("")}[^\\s]`);
   return forms;
 }
 
