@@ -1,6 +1,14 @@
 import { NextResponse } from "next/server";
 
-export const json = (body: unknown, status = 200) => NextResponse.json(body, { status, headers: { "cache-control": "no-store" } });
+/** Below this a JSON answer is not worth compressing (gzip of `{"ok":true}` costs both ends more than it saves). */
+const COMPRESS_FROM = 1024;
+
+/** A JSON answer; a small one says no-transform, so the server's compression passes it through as it is. */
+export const json = (body: unknown, status = 200) => {
+  const text = JSON.stringify(body);
+  const small = text.length < COMPRESS_FROM && new TextEncoder().encode(text).length < COMPRESS_FROM;
+  return new NextResponse(text, { status, headers: { "content-type": "application/json", "cache-control": small ? "no-store, no-transform" : "no-store" } });
+};
 export const badRequest = (error: string) => json({ error }, 400);
 
 /** The body text exactly as sent (a byte-order mark kept), so a callback signature checks over the same bytes. */

@@ -1,10 +1,10 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { VideoStreamCallback } from "../../lib/contract/videostream-callbacks";
 import { AudioStreamCallback } from "../../lib/contract/audiostream-callbacks";
 import type { StreamEvent } from "../../lib/dashboard-api";
-import { worstRiskLevel, type RiskLevel } from "../../lib/contract/taxonomy";
-import { nextRisk, resultFact } from "../../lib/stream-state";
-import { dashboardStreams, receivedCallbacks } from "../store/schema";
+import type { Db } from "../store/db";
+import { dashboardStreams } from "../store/schema";
+import { storeCallback } from "./callback-batch";
 import type { HeaderSource } from "../callback/signature";
 import { checkSignature, parseCallback, type ReceiverAnswer } from "./receiver";
 import { feedIncidents } from "../incidents/feed";
@@ -19,16 +19,36 @@ import { publishSummarySoon } from "./summary-throttle";
 export async function receiveStreamCallback(d: Pick<StreamsDeps, "db" | "publishEvent" | "publishSummary" | "signingSecret">, tokenHash: string, raw: string, headers: HeaderSource): Promise<ReceiverAnswer> {
   const refused = checkSignature(d.signingSecret ?? null, raw, headers);
   if (refused) return refused;
-  const [stream] = await d.db.select().from(dashboardStreams).where(eq(dashboardStreams.receiverToken, tokenHash)).limit(1);
+  const stream = await streamOfToken(d.db, tokenHash);
   if (!stream) return { status: 404, body: { ok: false, error: "unknown receiver" } };
-  return acceptStreamCallback(d, stream, raw, headers.get("webhook-id"));
+  const answer = await acceptStreamCallback(d, stream, raw, headers.get("webhook-id"));
+  if (answer.status === 404) tokens.get(d.db)?.delete(tokenHash);
+  return answer;
+}
+
+type StreamIdentity = Pick<StreamRow, "requestId" | "kind">;
+
+/** A receiver token names one stream for good (set once at its start), so the lookup is remembered; a row removed since answers 404 from the store and is forgotten. */
+const tokens = new WeakMap<Db, Map<string, StreamIdentity>>();
+const TOKENS_KEPT = 5000;
+
+async function streamOfToken(db: Db, tokenHash: string): Promise<StreamIdentity | null> {
+  let known = tokens.get(db);
+  if (!known) tokens.set(db, (known = new Map()));
+  const hit = known.get(tokenHash);
+  if (hit) return hit;
+  const [row] = await db.select({ requestId: dashboardStreams.requestId, kind: dashboardStreams.kind }).from(dashboardStreams).where(eq(dashboardStreams.receiverToken, tokenHash)).limit(1);
+  if (!row) return null;
+  if (known.size >= TOKENS_KEPT) known.delete(known.keys().next().value!);
+  known.set(tokenHash, row);
+  return row;
 }
 
 /**
  * A callback of a known stream (the receiver above, or the mirror of an API stream: server/dashboard/api-tasks.ts):
  * validated under the contract, stored once per delivery id, counted, fanned out, fed to incidents.
  */
-export async function acceptStreamCallback(d: Pick<StreamsDeps, "db" | "publishEvent" | "publishSummary">, stream: StreamRow, raw: string, deliveryId: string | null): Promise<ReceiverAnswer> {
+export async function acceptStreamCallback(d: Pick<StreamsDeps, "db" | "publishEvent" | "publishSummary">, stream: StreamIdentity, raw: string, deliveryId: string | null): Promise<ReceiverAnswer> {
   const parsed = parseCallback(stream.kind === "video" ? VideoStreamCallback : AudioStreamCallback, raw);
   if (!parsed.ok) return parsed.answer;
   const body = parsed.json as Record<string, unknown>;
@@ -37,38 +57,13 @@ export async function acceptStreamCallback(d: Pick<StreamsDeps, "db" | "publishE
 
   const kind: StreamEvent["kind"] = body.statCode === 1 ? "end" : body.contentType === 1 ? "frame" : "audio";
   const now = new Date();
-  // the unique (request_id, delivery_id) index settles a delivery seen before, or two copies arriving at once
-  const [saved] = await d.db.insert(receivedCallbacks).values({ deliveryId, kind, requestId: stream.requestId, receivedAt: now, body }).onConflictDoNothing().returning({ id: receivedCallbacks.id });
-  if (!saved) return { status: 200, body: { ok: true, duplicate: true } };
-
-  const detail = (body.frameDetail ?? body.audioDetail) as { riskLevel?: string; imgUrl?: unknown } | undefined;
-  const frameUrl = kind === "frame" && typeof detail?.imgUrl === "string" && detail.imgUrl !== "" ? detail.imgUrl : null;
-  if (kind === "end") {
-    const aux = (body.auxInfo ?? {}) as { errorCode?: number };
-    await d.db
-      .update(dashboardStreams)
-      .set({ status: "ended", endedAt: stream.endedAt ?? now, endErrorCode: aux.errorCode ?? stream.endErrorCode, endReason: aux.errorCode ? "pull failed" : (stream.endReason ?? "ended"), ...(typeof body.riskLevel === "string" ? { worstRisk: maxRisk(stream.worstRisk, body.riskLevel) } : {}) })
-      .where(eq(dashboardStreams.requestId, stream.requestId));
-  } else if (detail?.riskLevel) {
-    // a frame the detectors skipped (detectType 2) is counted apart and moves neither "now" nor worst
-    const fact = resultFact(kind, body);
-    const risk = nextRisk({ currentRisk: stream.currentRisk as RiskLevel | null, worstRisk: stream.worstRisk as RiskLevel | null }, fact);
-    const unchecked = fact.kind === "frame" && !fact.checked;
-    await d.db
-      .update(dashboardStreams)
-      .set({
-        ...(unchecked ? {} : { currentRisk: risk.currentRisk, worstRisk: risk.worstRisk }),
-        lastResultAt: now,
-        ...(frameUrl ? { lastFrameUrl: frameUrl } : {}),
-        ...(kind === "frame" ? { frames: sql`${dashboardStreams.frames} + 1` } : { segments: sql`${dashboardStreams.segments} + 1` }),
-        ...(kind !== "frame" ? {} : unchecked ? { framesNotChecked: sql`${dashboardStreams.framesNotChecked} + 1` } : { framesChecked: sql`${dashboardStreams.framesChecked} + 1` }),
-      })
-      .where(eq(dashboardStreams.requestId, stream.requestId));
-  }
+  const stored = await storeCallback(d.db, { requestId: stream.requestId, kind, body, deliveryId, receivedAt: now });
+  if ("gone" in stored) return { status: 404, body: { ok: false, error: "unknown receiver" } };
+  if ("duplicate" in stored) return { status: 200, body: { ok: true, duplicate: true } };
+  const saved = stored;
   d.publishEvent({ id: saved.id, requestId: stream.requestId, kind, receivedAt: now.toISOString(), body });
   await feedIncidents(d.db, { kind: "stream", requestId: stream.requestId, callbackId: saved.id, receivedAt: now, body });
   await publishSummarySoon(d, stream.requestId, { final: kind === "end" });
   return { status: 200, body: { ok: true } };
 }
 
-const maxRisk = (a: string | null, b: string) => (a ? worstRiskLevel(a as RiskLevel, b as RiskLevel) : b);

@@ -1,0 +1,126 @@
+// Group commit of live callbacks over a real store: callbacks arriving together are written by one batch, each
+// answered only after its batch committed, repeats (also two copies inside one batch) stored once, counts and
+// "now"/worst folded in arrival order, a stream removed meanwhile answered 404, events published once per stored row.
+import assert from "node:assert/strict";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { eq } from "drizzle-orm";
+import type { ModerationClient } from "../../lib/client";
+import type { StreamEvent } from "../../lib/dashboard-api";
+import { createStreamsDashboard } from "../../server/dashboard/streams";
+import { hashToken } from "../../server/dashboard/tokens";
+import { openStore, type Store } from "../../server/store/db";
+import { dashboardStreams, receivedCallbacks } from "../../server/store/schema";
+
+type Level = "PASS" | "REVIEW" | "REJECT";
+
+const frameBody = (requestId: string, n: number, level: Level, detectType?: 1 | 2) => ({
+  code: 1100,
+  message: "Success",
+  requestId: `${requestId}_v${n}`,
+  contentType: 1,
+  statCode: 0,
+  frameDetail: {
+    imgUrl: `http://127.0.0.1:9/media/${requestId}-${n}.jpg`,
+    riskLevel: level,
+    riskLabel1: level === "PASS" ? "normal" : "ad",
+    riskLabel2: level === "PASS" ? "" : "ad",
+    riskLabel3: level === "PASS" ? "" : "ad",
+    riskDescription: level === "PASS" ? "正常" : "广告",
+    riskDetail: { riskSource: level === "PASS" ? 1000 : 1001 },
+    allLabels: [],
+    businessLabels: [],
+    auxInfo: { beginProcessTime: 1, finishProcessTime: 2, imgTime: "2026-01-01 10:00:00.000", ...(detectType ? { detectType } : {}) },
+  },
+});
+
+describe("group commit of live callbacks", () => {
+  let store: Store;
+  let dataDir: string;
+  let streams: ReturnType<typeof createStreamsDashboard>;
+  const events: StreamEvent[] = [];
+
+  before(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "mod-batch-"));
+    store = await openStore({ dataDir, databaseUrl: null });
+    streams = createStreamsDashboard({
+      db: store.db,
+      client: {} as ModerationClient,
+      serviceBaseUrl: "http://127.0.0.1:9",
+      receiverOrigin: "http://127.0.0.1:9",
+      publishEvent: (e) => void events.push(e),
+      publishSummary: () => undefined,
+      signingSecret: null,
+    });
+  });
+  after(async () => {
+    await store.close();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  const addStream = (requestId: string) =>
+    store.db.insert(dashboardStreams).values({ requestId, kind: "video", url: `rtmp://x/${requestId}`, serviceBaseUrl: "http://127.0.0.1:9", receiverToken: hashToken(`token-${requestId}`), status: "running", startedAt: new Date() });
+  const send = (requestId: string, body: unknown, deliveryId: string) => streams.receive(`token-${requestId}`, JSON.stringify(body), new Headers({ "webhook-id": deliveryId }));
+
+  test("sixty callbacks of two streams at once: each stored once, repeats answered as such, counts and risk in order", async () => {
+    await addStream("b1");
+    await addStream("b2");
+    // b1: 30 frames, the 10th REJECT, the last PASS; every 5th also sent twice (the copy in the same batch)
+    const sends: Array<Promise<{ status: number; body: Record<string, unknown> }>> = [];
+    for (let n = 1; n <= 30; n++) {
+      const level: Level = n === 10 ? "REJECT" : "PASS";
+      sends.push(send("b1", frameBody("b1", n, level), `b1-${n}`));
+      if (n % 5 === 0) sends.push(send("b1", frameBody("b1", n, level), `b1-${n}`));
+      // b2: 30 frames, every third skipped by the detectors (not checked), the last checked one REVIEW
+      sends.push(send("b2", frameBody("b2", n, n === 28 ? "REVIEW" : "PASS", n % 3 === 0 ? 2 : 1), `b2-${n}`));
+    }
+    const answers = await Promise.all(sends);
+    assert.ok(answers.every((a) => a.status === 200), JSON.stringify(answers.find((a) => a.status !== 200)));
+    assert.equal(answers.filter((a) => a.body.duplicate === true).length, 6, "the six second copies are repeats");
+
+    const [b1] = await store.db.select().from(dashboardStreams).where(eq(dashboardStreams.requestId, "b1"));
+    const [b2] = await store.db.select().from(dashboardStreams).where(eq(dashboardStreams.requestId, "b2"));
+    assert.deepEqual([b1.frames, b1.framesChecked, b1.framesNotChecked, b1.currentRisk, b1.worstRisk, b1.lastFrameUrl], [30, 30, 0, "PASS", "REJECT", "http://127.0.0.1:9/media/b1-30.jpg"]);
+    // frames 28 (REVIEW, checked), 29 (PASS, checked), 30 (not checked): "now" is frame 29's
+    assert.deepEqual([b2.frames, b2.framesChecked, b2.framesNotChecked, b2.currentRisk, b2.worstRisk], [30, 20, 10, "PASS", "REVIEW"]);
+    const rows = await store.db.select({ id: receivedCallbacks.id, requestId: receivedCallbacks.requestId, deliveryId: receivedCallbacks.deliveryId }).from(receivedCallbacks);
+    assert.equal(rows.length, 60);
+    assert.equal(new Set(rows.map((r) => `${r.requestId}/${r.deliveryId}`)).size, 60);
+    // one event per stored row, carrying that row's id, in arrival order per stream
+    assert.equal(events.length, 60);
+    assert.deepEqual(new Set(events.map((e) => e.id)), new Set(rows.map((r) => r.id)));
+    const b1Frames = events.filter((e) => e.requestId === "b1").map((e) => (e.body.requestId as string).split("_v")[1]);
+    assert.deepEqual(b1Frames, Array.from({ length: 30 }, (_, i) => String(i + 1)));
+    const byDelivery = new Map(rows.map((r) => [r.id, r.deliveryId]));
+    for (const e of events) assert.equal(byDelivery.get(e.id), `${e.requestId}-${(e.body.requestId as string).split("_v")[1]}`, "the event's id is the row of its own delivery");
+
+    // a repeat arriving later is still a repeat
+    const again = await send("b1", frameBody("b1", 7, "PASS"), "b1-7");
+    assert.deepEqual([again.status, again.body.duplicate], [200, true]);
+  });
+
+  test("a stream removed while its callbacks are in flight: 404 for them, the others of the batch stored", async () => {
+    await addStream("b3");
+    await addStream("b4");
+    assert.equal((await send("b3", frameBody("b3", 1, "PASS"), "b3-1")).status, 200); // the receiver now knows b3's token
+    await store.db.delete(dashboardStreams).where(eq(dashboardStreams.requestId, "b3"));
+    const [gone, kept] = await Promise.all([send("b3", frameBody("b3", 2, "PASS"), "b3-2"), send("b4", frameBody("b4", 1, "REJECT"), "b4-1")]);
+    assert.deepEqual([gone.status, gone.body.error], [404, "unknown receiver"]);
+    assert.equal(kept.status, 200);
+    const [b4] = await store.db.select().from(dashboardStreams).where(eq(dashboardStreams.requestId, "b4"));
+    assert.deepEqual([b4.frames, b4.worstRisk], [1, "REJECT"]);
+    assert.equal((await store.db.select().from(receivedCallbacks).where(eq(receivedCallbacks.requestId, "b3"))).length, 1);
+  });
+
+  test("the end callback in the same batch as the last frames: counted, then ended with its worst risk", async () => {
+    await addStream("b5");
+    const end = { code: 1100, message: "Success", requestId: "b5", contentType: 1, statCode: 1, riskLevel: "REVIEW", pullStreamSuccess: true, auxInfo: { streamTime: 3 } };
+    const answers = await Promise.all([send("b5", frameBody("b5", 1, "PASS"), "b5-1"), send("b5", frameBody("b5", 2, "PASS"), "b5-2"), send("b5", end, "b5-end")]);
+    assert.ok(answers.every((a) => a.status === 200), JSON.stringify(answers));
+    const [b5] = await store.db.select().from(dashboardStreams).where(eq(dashboardStreams.requestId, "b5"));
+    assert.deepEqual([b5.frames, b5.status, b5.endReason, b5.worstRisk, b5.currentRisk], [2, "ended", "ended", "REVIEW", "PASS"]);
+    assert.ok(b5.endedAt);
+  });
+});
