@@ -1,5 +1,6 @@
 // 64-bit DCT perceptual hash: the same bits as sharp-phash 2.2, computing only the 8×8 coefficients it keeps.
 import sharp from "sharp";
+import { PDQ_MAX_DIM, pdqOfPixels } from "./pdq";
 import { POLICY } from "./policy";
 
 const N = 32;
@@ -178,8 +179,28 @@ export async function frameHashes(image: Input, trimBorders: boolean = POLICY.ha
   return { full: whole.phash, ...(inner ? { trimmed: inner.phash } : {}), variants: { full: whole, ...(inner ? { trimmed: inner } : {}) } };
 }
 
+/** PDQ (256 bits, pdq.ts) of the image or a region, and of its mirror image: shrunk to fit 512 px first, as the reference hashers do. */
+export async function pdqOfImage(image: Input, region?: Region): Promise<{ pdq: string; pdqMirror: string; quality: number }> {
+  const img = sharp(image).rotate();
+  const { data, info } = await (region ? img.extract(region) : img)
+    .resize(PDQ_MAX_DIM, PDQ_MAX_DIM, { fit: "inside", withoutEnlargement: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const r = pdqOfPixels(data, info.width, info.height, info.channels, ["flipY"]);
+  return { pdq: r.hash, pdqMirror: r.variants.flipY, quality: r.quality };
+}
+
 /** Crops a banked image is also hashed at: 95 % and 90 % of each side, at the 9 anchor points (corners, edges, centre). */
 export const CROP_SCALES = [0.95, 0.9] as const;
+
+/** The CROP_SCALES crops of a width × height image, each at the 9 anchors. */
+export function cropRegions(width: number, height: number): Region[] {
+  const regions: Region[] = [];
+  for (const s of CROP_SCALES) {
+    const w = Math.max(1, Math.round(width * s));
+    const h = Math.max(1, Math.round(height * s));
+    for (const ay of [0, 0.5, 1]) for (const ax of [0, 0.5, 1]) regions.push({ left: Math.round((width - w) * ax), top: Math.round((height - h) * ay), width: w, height: h });
+  }
+  return regions;
+}
 
 /**
  * pHashes of crops of the whole image: a frame that shows a cropped part of a banked image (≤ 10 % of a side cut,
@@ -188,13 +209,6 @@ export const CROP_SCALES = [0.95, 0.9] as const;
 export async function cropHashes(image: Input): Promise<string[]> {
   // decode once: the crops come from the raw pixels
   const { data, info } = await sharp(image).rotate().greyscale().raw().toBuffer({ resolveWithObject: true });
-  const box = { left: 0, top: 0, width: info.width, height: info.height };
-  const regions: Region[] = [];
-  for (const s of CROP_SCALES) {
-    const w = Math.max(1, Math.round(box.width * s));
-    const h = Math.max(1, Math.round(box.height * s));
-    for (const ay of [0, 0.5, 1]) for (const ax of [0, 0.5, 1]) regions.push({ left: box.left + Math.round((box.width - w) * ax), top: box.top + Math.round((box.height - h) * ay), width: w, height: h });
-  }
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const;
-  return Promise.all(regions.map(async (r) => phashOfGrey32(await sharp(data, raw).extract(r).resize(N, N, { fit: "fill" }).extractChannel(0).raw().toBuffer())));
+  return Promise.all(cropRegions(info.width, info.height).map(async (r) => phashOfGrey32(await sharp(data, raw).extract(r).resize(N, N, { fit: "fill" }).extractChannel(0).raw().toBuffer())));
 }
