@@ -1,0 +1,109 @@
+// A live task's own pull of its stream: opened again with retries (§4) until the stream ends, fails for good, or
+// the task stops.
+import fs from "node:fs/promises";
+import { metrics } from "../metrics";
+import type { StreamHealthMonitor } from "../health/monitor";
+import type { LiveFrame, LivePull, LiveSegment } from "../ingest/live";
+import { streamSourceFor } from "../ingest/stream-source";
+import type { PreviewRecorder } from "../preview";
+import type { StreamState } from "../store/schema";
+import type { EngineContext } from "./context";
+import { pullRetryDelayMs, type StreamProduct } from "./pull-retries";
+import type { StreamRequest } from "./stream-request";
+import { mediaEgress } from "./url-policy";
+
+export interface PullDeps {
+  ctx: EngineContext;
+  requestId: string;
+  req: StreamRequest;
+  product: StreamProduct;
+  /** the task's folder: the pull writes its frames and segments there */
+  dir: string;
+  /** what each pull captures */
+  shape: { frameIntervalSec: number | null; audio: boolean };
+  /** the task's state: numbers what the pull captures */
+  state: StreamState;
+  monitor: StreamHealthMonitor;
+  preview: PreviewRecorder | null;
+  /** the task stops (Close, end, shutdown, lease lost): no pull is opened again */
+  stopping(): boolean;
+  onFrame(f: LiveFrame): void;
+  onSegment(s: LiveSegment): void;
+  /** the stream ended by itself or its retries are exhausted */
+  finish(reason: "ended" | "failed", errorCode?: number): Promise<void>;
+}
+
+export class StreamPulls {
+  private pull: LivePull | null = null;
+  private wake: (() => void) | null = null;
+  private pullBase = 0;
+
+  constructor(private readonly d: PullDeps) {}
+
+  /** The stream time the current pull started at (its frames' and segments' times count from it). */
+  get base(): number {
+    return this.pullBase;
+  }
+
+  meter() {
+    return this.pull?.meter?.() ?? null;
+  }
+
+  /** Stops the pull that runs, if one does. */
+  stop(): Promise<void> | undefined {
+    return this.pull?.stop();
+  }
+
+  /** Ends a wait before the next retry at once. */
+  wakeUp(): void {
+    this.wake?.();
+  }
+
+  async run(): Promise<void> {
+    const { ctx, req, state, monitor } = this.d;
+    const source = streamSourceFor(req.data, mediaEgress(ctx));
+    await fs.mkdir(this.d.dir, { recursive: true });
+    await this.d.preview?.open();
+    const d = req.data;
+    let retry = 0;
+    while (!this.d.stopping()) {
+      this.pullBase = state.streamTimeSec;
+      monitor.connecting(retry);
+      const pull = source.open({
+        ...this.d.shape,
+        outDir: this.d.dir,
+        // numbered here, one counter for this pull and a bridge's frames
+        nextIndex: { frame: () => state.nextFrameIndex++, segment: () => state.nextSegmentIndex++ },
+        onFrame: (f) => this.d.onFrame(f),
+        onSegment: (s) => this.d.onSegment(s),
+        onStarted: () => monitor.connected(),
+        preview: this.d.preview ?? undefined,
+      });
+      this.pull = pull;
+      if (this.d.stopping()) void pull.stop(); // a Close or stop() that came while it was being opened
+      const end = await pull.done;
+      this.pull = null;
+      if (this.d.stopping() || end.reason === "stopped") return;
+      if (end.gotData) retry = 0;
+      if (end.reason === "ended" && end.finite) {
+        monitor.pullEnded(end, null);
+        return this.d.finish("ended");
+      }
+      retry++;
+      const streamType = String(d.streamType ?? "NORMAL");
+      const delay = pullRetryDelayMs(this.d.product, streamType, retry, ctx.config.streamRetryTimeScale);
+      monitor.pullEnded(end, delay === null ? null : { attempt: retry, delayMs: delay });
+      if (delay === null) return this.d.finish("failed", end.reason === "failed" ? end.errorCode : 3001);
+      metrics().pullRetries.inc();
+      ctx.log(`stream ${this.d.requestId}: pull ${end.reason}${end.reason === "failed" ? ` (${end.message})` : ""}; retry ${retry} in ${delay} ms`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, delay);
+        this.wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+  }
+}
