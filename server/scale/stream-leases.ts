@@ -5,11 +5,12 @@
 // streams over without a gap: a worker with room starts pulling first (stream-handover.ts). Each worker declares its
 // capacity and load in `stream_workers` (a heartbeat); the least loaded worker with room claims the next unheld
 // stream, and one whose detectors are behind claims nothing.
-import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { streamWorkers, tasks, type TaskRow } from "../store/schema";
 import type { EngineContext } from "../task/context";
 import type { StreamRunner } from "../task/stream-runner";
-import { awaitSuccessor, claimOffer, markReady, offerHandovers, passLease, standbyStates, withdrawClaim } from "./stream-handover";
+import { StreamHandovers } from "./stream-handover";
+import { livePeers } from "./stream-workers";
 
 export interface LeaseOptions {
   /** this process's name in leases and the heartbeat table (unique per process) */
@@ -24,8 +25,6 @@ export interface LeaseOptions {
 const LIVE_KINDS = ["videostream", "audiostream"] as const;
 /** While it stands by for a handover, a worker looks this often whether the lease came (the holder waits on it). */
 const STANDBY_TICK_MS = 200;
-/** A standby whose handover did not come within this is dropped. */
-const STANDBY_MAX_MS = 30_000;
 
 export class StreamLeases {
   private timer: NodeJS.Timeout | null = null;
@@ -39,8 +38,8 @@ export class StreamLeases {
   private lastShed = 0;
   /** streams being stopped here (shed, or their lease lost): not released twice, not shed again */
   private readonly releasing = new Set<string>();
-  /** streams this process stands by for (a bridge pull runs), since when */
-  private readonly standbySince = new Map<string, { at: number; from: string }>();
+  /** graceful handovers: the streams this process stands by for, and its own handed over when it stops */
+  private readonly handovers: StreamHandovers;
   /** when the last full tick (renewals, heartbeat, claims) began: between them a standby only looks for its lease */
   private lastFullTick = 0;
 
@@ -50,6 +49,8 @@ export class StreamLeases {
     private readonly o: LeaseOptions,
   ) {
     this.tickMs = Math.min(1000, Math.floor((o.leaseSec * 1000) / 3));
+    const { owner, leaseSec } = o;
+    this.handovers = new StreamHandovers({ ctx, runner, owner, leaseSec, releasing: this.releasing, stopping: () => this.stopping, take: (row, from) => this.take(row, from, null, true) });
   }
 
   start(): void {
@@ -64,7 +65,7 @@ export class StreamLeases {
         .catch((err: Error) => this.ctx.log(`stream leases: ${err.message}`))
         .finally(() => {
           this.ticking = null;
-          this.schedule(this.standbySince.size ? STANDBY_TICK_MS : this.tickMs);
+          this.schedule(this.handovers.standingBy ? STANDBY_TICK_MS : this.tickMs);
         });
     }, ms);
   }
@@ -76,7 +77,7 @@ export class StreamLeases {
   /** Renew what this process holds (and act on Closes asked elsewhere), announce the load, claim one stream if room. */
   private async tick(): Promise<void> {
     // standing by, the ticks come every STANDBY_TICK_MS; renewing and claiming keep their own pace
-    if (this.standbySince.size && !this.stopping && Date.now() - this.lastFullTick < this.tickMs) return this.followStandbys();
+    if (this.handovers.standingBy && !this.stopping && Date.now() - this.lastFullTick < this.tickMs) return this.handovers.followStandbys();
     this.lastFullTick = Date.now();
     const db = this.ctx.store.db;
     const { owner } = this.o;
@@ -113,18 +114,18 @@ export class StreamLeases {
       await db.delete(streamWorkers).where(eq(streamWorkers.name, owner));
       return;
     }
-    await this.followStandbys();
+    await this.handovers.followStandbys();
     const peers = await livePeers(this.ctx, this.o.leaseSec);
     if (behind > 0) {
       // at most one stream shed per lease period, so the detectors get the time to catch up before the next
       if (Date.now() - this.lastShed > Math.max(this.o.leaseSec * 1000, this.o.behindWindowMs) && (await this.shed(peers))) this.lastShed = Date.now();
       return;
     }
-    if (this.o.capacity > 0 && this.runner.active + this.standbySince.size >= this.o.capacity) return;
+    if (this.o.capacity > 0 && this.runner.active + this.handovers.standingBy >= this.o.capacity) return;
     // the least loaded worker with room takes the next stream: spreads streams evenly
     if (peers.some((p) => p.name !== owner && p.behind === 0 && (p.capacity === 0 || p.held < p.capacity) && p.held < this.runner.active)) return;
     // a holder stopping gracefully waits on its offers: they come first
-    if (await this.standBy()) return;
+    if (await this.handovers.standBy()) return;
     // one stream per tick; the previous holder (if any) is read in the same statement for the handover note
     const claimed = (await db.execute(sql`
       WITH c AS (
@@ -162,74 +163,6 @@ export class StreamLeases {
       const gone = prevUntil ? ` (its lease ran out ${Math.max(0, Math.round((Date.now() - prevUntil.getTime()) / 1000))} s ago)` : " (it handed the stream back)";
       this.runner.noteHandover(row.requestId, `taken over by worker ${this.o.owner} from ${prevOwner}${gone}: frames in between were not pulled`);
     }
-  }
-
-  /** Claims one stream a holder stopping gracefully offers, and starts its bridge pull; returns whether it did. */
-  private async standBy(): Promise<boolean> {
-    const offer = await claimOffer(this.ctx, this.o.owner);
-    if (!offer) return false;
-    const [row] = await this.ctx.store.db.select().from(tasks).where(eq(tasks.requestId, offer.id));
-    const bridge = row && row.status === "running" && !this.stopping ? this.runner.standby(row, this.o.owner) : null;
-    if (!bridge) {
-      await withdrawClaim(this.ctx, this.o.owner, offer.id);
-      return false;
-    }
-    this.standbySince.set(offer.id, { at: Date.now(), from: offer.from });
-    this.ctx.log(`stream ${offer.id}: ${this.o.owner} stands by to take it over from ${offer.from} (bridge pull started)`);
-    void bridge.ready
-      .then((ok) => (ok ? markReady(this.ctx, this.o.owner, offer.id) : this.dropStandby(offer.id, "its bridge pull ended before capturing")))
-      .catch((err: Error) => this.ctx.log(`stream ${offer.id}: standby: ${err.message}`));
-    return true;
-  }
-
-  /** Each stream stood by for: the lease came → taken with the bridge; the offer went elsewhere or the stream ended → dropped. */
-  private async followStandbys(): Promise<void> {
-    const ids = [...this.standbySince.keys()];
-    if (!ids.length) return;
-    const states = await standbyStates(this.ctx, ids);
-    for (const id of ids) {
-      const st = states.get(id);
-      const since = this.standbySince.get(id)!;
-      if (this.runner.isRunning(id)) this.standbySince.delete(id); // claimed the ordinary way meanwhile (its holder died): the bridge went with it
-      else if (st?.running && st.leaseOwner === this.o.owner) {
-        this.standbySince.delete(id);
-        const [row] = await this.ctx.store.db.select().from(tasks).where(eq(tasks.requestId, id));
-        if (row) this.take(row, since.from, null, true);
-        else await this.runner.dropStandby(id);
-      } else if (!st?.running || st.offeredTo !== this.o.owner) await this.dropStandby(id, "the handover did not come here");
-      else if (Date.now() - since.at > STANDBY_MAX_MS) await this.dropStandby(id, "the handover took too long");
-    }
-  }
-
-  private async dropStandby(id: string, why: string): Promise<void> {
-    if (!this.standbySince.delete(id)) return;
-    this.ctx.log(`stream ${id}: ${this.o.owner} stops standing by: ${why}`);
-    await withdrawClaim(this.ctx, this.o.owner, id).catch(() => undefined);
-    await this.runner.dropStandby(id);
-  }
-
-  /**
-   * Graceful stop, first step: each stream pulled here is offered to the workers with room; the one that claims it
-   * pulls it too, and once that pull captures this one stops, drains, saves and passes it the lease. Streams nobody
-   * claims are handed back by the rest of stop().
-   */
-  private async handOver(): Promise<void> {
-    const ids = this.runner.ids().filter((id) => !this.runner.isEnding(id) && !this.releasing.has(id));
-    if (!ids.length) return;
-    const peers = (await livePeers(this.ctx, this.o.leaseSec)).filter((p) => p.name !== this.o.owner && p.behind === 0 && (p.capacity === 0 || p.held < p.capacity));
-    if (!peers.length) return;
-    await offerHandovers(this.ctx, this.o.owner, ids);
-    await Promise.all(
-      ids.map(async (id) => {
-        const next = await awaitSuccessor(this.ctx, this.o.owner, id).catch(() => null);
-        if (next) {
-          this.releasing.add(id);
-          await this.runner.release(id);
-        }
-        const passed = await passLease(this.ctx, this.o.owner, id, next?.to ?? null, this.o.leaseSec).finally(() => this.releasing.delete(id));
-        if (next) this.ctx.log(`stream ${id}: ${passed ? `handed over to ${next.to}${next.ready ? " (its pull captures)" : " (its pull still connecting)"}` : "ended or taken meanwhile"}`);
-      }),
-    );
   }
 
   /**
@@ -270,8 +203,8 @@ export class StreamLeases {
     const db = this.ctx.store.db;
     await db.delete(streamWorkers).where(eq(streamWorkers.name, this.o.owner)).catch(() => undefined);
     try {
-      for (const id of [...this.standbySince.keys()]) await this.dropStandby(id, "this worker stops");
-      await this.handOver().catch((err: Error) => this.ctx.log(`stream leases: handover: ${err.message}`));
+      await this.handovers.dropStandbys("this worker stops");
+      await this.handovers.handOver().catch((err: Error) => this.ctx.log(`stream leases: handover: ${err.message}`));
       await this.runner.stop();
     } finally {
       this.stopped = true;
@@ -303,11 +236,6 @@ export async function runningCount(ctx: EngineContext, keyId: string): Promise<n
     .from(tasks)
     .where(and(inArray(tasks.kind, [...LIVE_KINDS]), eq(tasks.keyId, keyId), eq(tasks.status, "running"), isNull(tasks.closeRequestedAt), notEnding));
   return row?.n ?? 0;
-}
-
-/** Workers whose heartbeat is younger than a lease (by the database's clock). */
-function livePeers(ctx: EngineContext, leaseSec: number) {
-  return ctx.store.db.select().from(streamWorkers).where(gt(streamWorkers.heartbeatAt, sql`now() - make_interval(secs => ${leaseSec})`));
 }
 
 /**
