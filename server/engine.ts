@@ -1,6 +1,5 @@
 import { EventEmitter } from "node:events";
 import fs from "node:fs/promises";
-import type http from "node:http";
 import path from "node:path";
 import type { Config } from "./config";
 import { Dispatcher } from "./callback/dispatcher";
@@ -16,34 +15,14 @@ import { openStore, type Store } from "./store/db";
 import type { EngineContext, EngineEvents } from "./task/context";
 import { FileRunner } from "./task/file-runner";
 import { StreamRunner } from "./task/stream-runner";
-import { createLists, type Lists } from "./dashboard/lists";
+import { createLists } from "./dashboard/lists";
 import { checkCallbackTarget } from "./task/url-policy";
 import { redactSecrets } from "./service/redact";
 import { missingPackages } from "./setup/debian-packages";
 import { StreamLeases } from "./scale/stream-leases";
+import type { Engine } from "./engine-api";
 
-export interface Engine {
-  ctx: EngineContext;
-  files: FileRunner;
-  streams: StreamRunner;
-  /** operator-managed reference lists (face gallery, image hash bank, audio references) */
-  lists: Lists;
-  accessKeys: AccessKeys;
-  /** The accepted keys; the first one is what the embedded dashboard uses. */
-  keys: string[];
-  generatedKey: boolean;
-  /** Secret the engine signs the embedded dashboard's callbacks with (its receivers always verify). */
-  dashboardSigningSecret: string;
-  /** One v4 call by the embedded dashboard, in process, as its own principal (server/service/principals.ts). */
-  call(path: string, body: unknown, baseUrl: string): Promise<object>;
-  /** Serves the six v4 endpoints, /openapi.json, /capabilities and /media; false for other paths. */
-  handle(req: http.IncomingMessage, res: http.ServerResponse): boolean;
-  addOwnOrigin(origin: string): void;
-  /** `scheme://host:port` of this server's own media ingest (RTMP, HTTP-FLV): pullable without ALLOW_PRIVATE_NETWORKS. */
-  addOwnMediaOrigin(origin: string): void;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
+export type { Engine };
 
 export interface EngineOptions {
   store?: Store;
@@ -72,7 +51,7 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
       references: fileReferenceTracks(path.join(config.dataDir, "audio-references")),
       keywordsDir: path.join(config.dataDir, "keyword-lists"),
       policyDir: path.join(config.dataDir, "policy"),
-      transcriber: config.transcribe ? { kind: "openai", ...config.transcribe } : { kind: "pocketsphinx" },
+      transcriber: config.transcribe ? { kind: "openai", ...config.transcribe } : { kind: config.speechRecogniser },
     });
   let audioDown: string | null = null;
   const AUDIO_GROUPS = new Set(["audioType", "audioBusinessType", "audiostreamType", "audiostreamBusinessType"]);

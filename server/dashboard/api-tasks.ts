@@ -9,7 +9,7 @@ import { DASHBOARD_PRINCIPAL } from "../service/principals";
 import { withoutPassThrough } from "../task/video-file";
 import { dashboardFiles, dashboardStreams, tasks, type TaskRow } from "../store/schema";
 import { acceptStreamCallback } from "./stream-receiver";
-import { toSummary, type StreamRow, type StreamsDeps } from "./streams";
+import { toSummary, type StreamRow, type StreamsDeps } from "./stream-row";
 import { hashToken } from "./tokens";
 
 export const GENERATED_KEY_NAME = "generated key";

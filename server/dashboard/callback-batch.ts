@@ -11,7 +11,7 @@ import type { StreamEvent } from "../../lib/dashboard-api";
 import { nextRisk, resultFact } from "../../lib/stream-state";
 import type { Db } from "../store/db";
 import { dashboardStreams, receivedCallbacks } from "../store/schema";
-import type { StreamRow } from "./streams";
+import type { StreamRow } from "./stream-row";
 
 export interface AcceptedCallback {
   requestId: string;

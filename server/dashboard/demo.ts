@@ -1,7 +1,7 @@
 import { nmsContext } from "../demo/nms";
 import { RTMP_APP, type RtmpServer } from "../demo/rtmp-server";
 import { startSampleSource, type SampleSource } from "../demo/sample-source";
-import type { StartAnswer } from "./streams";
+import type { StartAnswer } from "./stream-row";
 
 export interface DemoDeps {
   rtmp: RtmpServer | null;

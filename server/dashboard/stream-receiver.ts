@@ -8,7 +8,7 @@ import { storeCallback } from "./callback-batch";
 import type { HeaderSource } from "../callback/signature";
 import { checkSignature, parseCallback, type ReceiverAnswer } from "./receiver";
 import { feedIncidents } from "../incidents/feed";
-import type { StreamRow, StreamsDeps } from "./streams";
+import type { StreamRow, StreamsDeps } from "./stream-row";
 import { publishSummarySoon } from "./summary-throttle";
 
 /**

@@ -3,7 +3,7 @@ import type { StreamSummary } from "../../lib/dashboard-api";
 import { BEHIND_WINDOW_MS, type FrameWindow } from "../../lib/stream-state";
 import type { Db } from "../store/db";
 import { dashboardStreams, receivedCallbacks } from "../store/schema";
-import { toSummary, type StreamRow } from "./streams";
+import { toSummary, type StreamRow } from "./stream-row";
 
 const NONE: FrameWindow = { frames: 0, notChecked: 0 };
 

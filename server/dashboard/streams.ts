@@ -1,58 +1,15 @@
 import crypto from "node:crypto";
 import { and, desc, eq, gt, lt } from "drizzle-orm";
-import type { ModerationClient } from "../../lib/client";
-import type { RiskLevel, StreamDetail, StreamEvent, StreamStartInput, StreamSummary } from "../../lib/dashboard-api";
+import type { StreamDetail, StreamEvent, StreamStartInput, StreamSummary } from "../../lib/dashboard-api";
 import type { HeaderSource } from "../callback/signature";
-import type { Db } from "../store/db";
 import { dashboardStreams, receivedCallbacks } from "../store/schema";
 import { hashToken } from "./tokens";
 import { receiveStreamCallback } from "./stream-receiver";
 import { summariesOf } from "./stream-window";
-import type { FrameWindow } from "../../lib/stream-state";
 import { toStreamRequest } from "./stream-request";
+import { toSummary, type StartAnswer, type StreamRow, type StreamsDeps } from "./stream-row";
 
-export type StreamRow = typeof dashboardStreams.$inferSelect;
-
-/** `lastMinute`: frame results of the last minute (stream-window.ts counts them; zero when not counted). */
-export function toSummary(r: StreamRow, lastMinute: FrameWindow = { frames: 0, notChecked: 0 }): StreamSummary {
-  return {
-    requestId: r.requestId,
-    kind: r.kind,
-    url: r.url,
-    title: r.title,
-    status: r.status,
-    currentRisk: (r.currentRisk as RiskLevel | null) ?? null,
-    worstRisk: (r.worstRisk as RiskLevel | null) ?? null,
-    lastResultAt: r.lastResultAt?.toISOString() ?? null,
-    startedAt: r.startedAt.toISOString(),
-    endedAt: r.endedAt?.toISOString() ?? null,
-    endErrorCode: r.endErrorCode,
-    endReason: r.endReason,
-    frames: r.frames,
-    segments: r.segments,
-    framesChecked: r.framesChecked,
-    framesNotChecked: r.framesNotChecked,
-    framesLastMinute: lastMinute.frames,
-    notCheckedLastMinute: lastMinute.notChecked,
-    detectStep: r.detectStep,
-    origin: r.origin,
-    keyName: r.keyName,
-    lastFrameUrl: r.lastFrameUrl ?? null,
-  };
-}
-
-export type StartAnswer = { ok: true; requestId: string } | { ok: false; error: string; code?: number; dupRequestId?: string };
-
-export interface StreamsDeps {
-  db: Db;
-  client: ModerationClient;
-  serviceBaseUrl: string;
-  receiverOrigin: string;
-  publishEvent: (e: StreamEvent) => void;
-  publishSummary: (s: StreamSummary) => void;
-  /** Secret the service signs callbacks with (receivers then refuse unsigned ones); null = URL token only. */
-  signingSecret?: string | null;
-}
+export { toSummary, type StartAnswer, type StreamRow, type StreamsDeps };
 
 /** The dashboard's live part, server side: start/close through the v4 client, the wall, timelines. */
 export function createStreamsDashboard(d: StreamsDeps) {

@@ -9,7 +9,7 @@ import { AudioStreamCloseRequest, AudioStreamRequest } from "../../lib/contract/
 import { closeStream, submitStream } from "../task/stream-submit";
 import type { StreamRequest } from "../task/stream-task";
 import { buildOpenApi } from "../../lib/contract/openapi";
-import type { Engine } from "../engine";
+import type { Engine } from "../engine-api";
 import { ApiError, invalid, noPermission } from "../task/errors";
 import { newRequestId } from "../task/ids";
 import { queryVideoFile, submitVideoFile, type VideoFileRequest as VideoFileTaskRequest } from "../task/video-file";
