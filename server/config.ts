@@ -24,6 +24,8 @@ export interface Config {
   detectWorkers: number;
   /** OCR_READER: what reads image text (paddle | tesseract) */
   ocrReader: "paddle" | "tesseract";
+  /** SPEECH_RECOGNISER: the offline recogniser of speech lists (moonshine | pocketsphinx); TRANSCRIBE_BASE_URL overrides both */
+  speechRecogniser: "moonshine" | "pocketsphinx";
   fileConcurrency: number;
   maxConcurrentStreams: number;
   /** streams this process takes in all (0 = no limit); default from the CPU count and the measured cost per stream */
@@ -140,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // one detector thread per core by default: frames of one file and of different streams are detected in parallel
     detectWorkers: Math.max(1, Math.floor(num("DETECT_WORKERS", os.availableParallelism(), env))),
     ocrReader: ocrReaderOf(env.OCR_READER),
+    speechRecogniser: speechRecogniserOf(env.SPEECH_RECOGNISER),
     fileConcurrency: Math.max(1, Math.floor(num("FILE_CONCURRENCY", 1, env))),
     maxConcurrentStreams: Math.floor(num("MAX_CONCURRENT_STREAMS", 8, env)),
     // measured (npm run bench liveCapacity, README "Performance"): 5 streams per core at the default cadence
@@ -190,6 +193,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { token: env.METRICS_TOKEN || null, allow: (env.METRICS_ALLOW ?? "127.0.0.1/8,::1").split(",").map((s) => s.trim()).filter(Boolean) },
     dev: env.NODE_ENV !== "production",
   };
+}
+
+function speechRecogniserOf(raw: string | undefined): "moonshine" | "pocketsphinx" {
+  if (raw === undefined || raw === "" || raw === "moonshine") return "moonshine";
+  if (raw === "pocketsphinx") return "pocketsphinx";
+  throw new Error(`SPEECH_RECOGNISER must be moonshine or pocketsphinx, got "${raw}"`);
 }
 
 function ocrReaderOf(raw: string | undefined): "paddle" | "tesseract" {

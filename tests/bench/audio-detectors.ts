@@ -24,7 +24,7 @@ async function time(segments: readonly string[], fn: (seg: string) => Promise<un
   return { segmentsPerSec: Math.round((1000 / ms) * 100) / 100, msPerSegment: Math.round(ms) };
 }
 
-export async function benchAudioDetectors(): Promise<Record<string, Figures>> {
+export async function benchAudioDetectors(): Promise<Record<string, Figures | Record<string, Figures>>> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), "bench-audio-"));
   try {
     const [tuneA, tuneB] = await Promise.all([tuneWav("a", TUNE_A), tuneWav("b", TUNE_B)]);
@@ -40,12 +40,18 @@ export async function benchAudioDetectors(): Promise<Record<string, Figures>> {
     const audio = await Promise.all(segments.map(async (s) => [s, await readMonoWav(s)] as const));
     const byPath = new Map(audio);
     const vadFig = await time(segments, (s) => vad.detect(byPath.get(s)!.samples, 16000, AUDIO_POLICY.vad));
+    const spans = new Map(await Promise.all(speech.map(async (s) => [s, (await vad.detect(byPath.get(s)!.samples, 16000, AUDIO_POLICY.vad)).spans] as const)));
     await vad.close();
 
-    const stt = new SpeechText({ transcriber: { kind: "pocketsphinx" }, pocketsphinx: "pocketsphinx_continuous", dataDir: tmp });
-    await stt.init();
+    // both offline recognisers on the same speech segments: Moonshine (default) on the voiced spans, pocketsphinx on all of it
     const textTypes = new Set(ALL_TYPES.slice(0, 7));
-    const sttFig = await time(speech, (s) => stt.run(byPath.get(s)!, s, textTypes, undefined));
+    const sttFig: Record<string, Figures> = {};
+    for (const kind of ["moonshine", "pocketsphinx"] as const) {
+      const stt = new SpeechText({ transcriber: { kind }, pocketsphinx: "pocketsphinx_continuous", dataDir: tmp });
+      await stt.init();
+      sttFig[kind] = await time(speech, (s) => stt.run(byPath.get(s)!, s, textTypes, undefined, spans.get(s)!));
+      await stt.close();
+    }
 
     const refs = [tuneA, tuneB].map(async (t) => (await fingerprintFile(t)).fingerprint);
     const refPrints = await Promise.all(refs);

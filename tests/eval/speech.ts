@@ -6,13 +6,19 @@ import { createAudioDetector, DEFAULT_AUDIO_LISTS, type AudioDetector, type Segm
 import { textTranscript } from "../../server/detect/audio/stt/transcript";
 import { compileAudioLists, matchTranscript } from "../../server/detect/audio/text-lists";
 import {
-  excerptWav, mixWav, NEUTRAL_SENTENCES, noiseWav, POSITIVE_SENTENCES, silenceWav, speechWav, toneWav, TUNE_A, TUNE_B, tuneWav, type Voice,
+  excerptWav, mixWav, NEUTRAL_SENTENCES, noiseWav, POSITIVE_SENTENCES, silenceWav, speechOverBedWav, speechWav, toneWav, TUNE_A, TUNE_B, tuneWav, type Voice,
 } from "../support/speech";
 import { breakdown, chooseThreshold, distribution, grid, summarize, sweep, type Outcome, type ScoredCase } from "./metrics";
 
 const TEXT_TYPES = ["POLITY", "EROTIC", "ADVERT", "BAN", "VIOLENT", "DIRTY", "ADLAW"];
 const VOICES: readonly Voice[] = ["slt", "kal16", "awb", "rms", "espeak"];
 const LEADS = [0.5, 2, 4];
+/** What lies under the speech: nothing, pink noise or instrumental music, at 10 dB SNR (speech RMS over its voiced frames). */
+const CONDITIONS = ["clean", "noise 10 dB", "music 10 dB"] as const;
+type Condition = (typeof CONDITIONS)[number];
+const SNR_DB = 10;
+/** The offline recognisers compared on the same utterances (the first is the shipped default); EVAL_RECOGNISERS=moonshine runs one. */
+const RECOGNISERS = (["moonshine", "pocketsphinx"] as const).filter((r) => !process.env.EVAL_RECOGNISERS || process.env.EVAL_RECOGNISERS.split(",").includes(r));
 
 interface Sentence {
   text: string;
@@ -68,6 +74,7 @@ function checkGroundTruth(): void {
 interface Utterance {
   s: Sentence;
   voice: Voice;
+  condition: Condition;
   v: SegmentVerdict;
 }
 
@@ -116,49 +123,76 @@ async function evalVad(detector: AudioDetector, utterances: readonly Utterance[]
 export async function evalSpeech(scale: number): Promise<Record<string, unknown>> {
   checkGroundTruth();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "eval-speech-"));
-  const detector = createAudioDetector({ dataDir });
   try {
-    await detector.ready();
     const perSentence = Math.min(VOICES.length, Math.max(1, Math.round(2 * scale)));
-    const utterances: Utterance[] = [];
-    const ms: number[] = [];
+    const [pink, tune] = await Promise.all([noiseWav("pink"), tuneWav("a", TUNE_A)]);
+    const cases: Array<{ s: Sentence; voice: Voice; condition: Condition; wav: string }> = [];
     for (const [i, s] of SENTENCES.entries()) {
       for (let k = 0; k < perSentence; k++) {
         const voice = VOICES[(i * perSentence + k) % VOICES.length];
-        const wav = await speechWav(s.text, { voice, leadSec: LEADS[(i + k) % LEADS.length] });
-        const t = performance.now();
-        const v = await detector.detectSegment({ wavPath: wav, types: TEXT_TYPES, businessTypes: [], lang: "en" });
-        ms.push(Math.round(performance.now() - t));
-        utterances.push({ s, voice, v });
+        const clean = await speechWav(s.text, { voice, leadSec: LEADS[(i + k) % LEADS.length] });
+        for (const condition of CONDITIONS) {
+          const wav = condition === "clean" ? clean : await speechOverBedWav(clean, condition.startsWith("noise") ? pink : tune, SNR_DB);
+          cases.push({ s, voice, condition, wav });
+        }
       }
     }
-    const cases = utterances.map(scored);
-    const rows = sweep(cases, grid(0, 0.95, 0.05));
-    const tps = utterances.filter((u) => outcome(u).correct);
-    const describe = (u: Utterance) => ({ text: u.s.text, voice: u.voice, transcript: u.v.segmentText ?? "", labels: u.v.allLabels.map((l) => l.riskLabel1) });
-    const positives = utterances.filter((u) => u.s.list);
-    return {
-      keywords: {
-        detector: "pocketsphinx 0.8 en-us free transcription + keyword spotting -> server/detect/audio/lists.ts (types POLITY EROTIC ADVERT BAN VIOLENT DIRTY ADLAW)",
-        label: "positive = sentence holding a list entry; correct = a label with the list's label1 (ad / abuse / prohibited / porn / politics / violence). A positive flagged only with another label1 counts as fn + fp.",
-        utterances: utterances.length,
-        sentences: { tuning: SENTENCES.filter((s) => s.set === "tuning").length, evalOnly: SENTENCES.filter((s) => s.set === "eval-only").length, voicesPerSentence: perSentence, voices: VOICES, leadSec: LEADS },
-        atPolicy: summarize(utterances.map(outcome)),
-        expectedListMatched: `${tps.filter((u) => u.v.riskDetail.matchedLists?.some((l) => l.name === u.s.list)).length}/${tps.length} true positives`,
-        policyThreshold: "none on hit probability (mean recogniser confidence of the matched words); spotted phrases need posterior >= 0.83 (AUDIO_POLICY.kws.minProb). The sweep's first row (0) is current behaviour",
-        sweep: rows,
-        chosen: chooseThreshold(rows),
-        bySet: breakdown(utterances, (u) => u.s.set, outcome),
-        byVoice: breakdown(utterances, (u) => u.voice, outcome),
-        byExpectedList: breakdown(positives, (u) => u.s.list!, outcome),
-        msPerSegment: distribution(ms),
-        falsePositiveExamples: utterances.filter((u) => { const o = outcome(u); return o.flagged && !o.correct; }).slice(0, 8).map(describe),
-        missExamples: positives.filter((u) => !outcome(u).correct).slice(0, 12).map(describe),
-      },
-      vad: await evalVad(detector, utterances, scale),
-    };
+    const byRecogniser: Record<string, unknown> = {};
+    let shipped: { utterances: Utterance[]; ms: number[]; detector: AudioDetector } | undefined;
+    for (const kind of RECOGNISERS) {
+      const detector = createAudioDetector({ dataDir: path.join(dataDir, kind), transcriber: { kind } });
+      await detector.ready();
+      const utterances: Utterance[] = [];
+      const ms: number[] = [];
+      for (const c of cases) {
+        const t = performance.now();
+        const v = await detector.detectSegment({ wavPath: c.wav, types: TEXT_TYPES, businessTypes: [], lang: "en" });
+        ms.push(Math.round(performance.now() - t));
+        utterances.push({ s: c.s, voice: c.voice, condition: c.condition, v });
+      }
+      byRecogniser[kind] = { atPolicy: summarize(utterances.map(outcome)), byCondition: breakdown(utterances, (u) => u.condition, outcome), byVoice: breakdown(utterances, (u) => u.voice, outcome), msPerSegment: distribution(ms) };
+      if (!shipped) shipped = { utterances, ms, detector };
+      else await detector.close();
+    }
+    const { utterances, ms, detector } = shipped!;
+    try {
+      return { keywords: keywordFigures(utterances, ms, perSentence, byRecogniser), vad: await evalVad(detector, utterances, scale) };
+    } finally {
+      await detector.close();
+    }
   } finally {
-    await detector.close();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+function keywordFigures(utterances: readonly Utterance[], ms: readonly number[], perSentence: number, byRecogniser: Record<string, unknown>): Record<string, unknown> {
+  const cases = utterances.map(scored);
+  const rows = sweep(cases, grid(0, 0.95, 0.05));
+  const tps = utterances.filter((u) => outcome(u).correct);
+  const describe = (u: Utterance) => ({ text: u.s.text, voice: u.voice, condition: u.condition, transcript: u.v.segmentText ?? "", labels: u.v.allLabels.map((l) => l.riskLabel1) });
+  const positives = utterances.filter((u) => u.s.list);
+  const neutral = utterances.filter((u) => !u.s.list);
+  const neutralFp = neutral.filter((u) => outcome(u).flagged).length;
+  // each utterance is a 10 s segment; the speech in it is about 2-4 s, so per hour of segments is the kinder reading
+  const neutralHours = (neutral.length * 10) / 3600;
+  return {
+    detector: "Moonshine tiny en (ONNX Runtime; npm @moonshine-ai/moonshine-js model files) on the voiced stretches Silero VAD finds, pocketsphinx keyword spotting spliced in -> server/detect/audio/lists.ts (types POLITY EROTIC ADVERT BAN VIOLENT DIRTY ADLAW); SPEECH_RECOGNISER=pocketsphinx keeps pocketsphinx free transcription + spotting",
+    label: "positive = sentence holding a list entry; correct = a label with the list's label1 (ad / abuse / prohibited / porn / politics / violence). A positive flagged only with another label1 counts as fn + fp.",
+    utterances: utterances.length,
+    sentences: { tuning: SENTENCES.filter((s) => s.set === "tuning").length, evalOnly: SENTENCES.filter((s) => s.set === "eval-only").length, voicesPerSentence: perSentence, voices: VOICES, leadSec: LEADS, conditions: CONDITIONS, snrDb: SNR_DB },
+    atPolicy: summarize(utterances.map(outcome)),
+    falsePositivesPerHour: { neutralSegments: neutral.length, flagged: neutralFp, perHourOfSegments: Math.round((neutralFp / neutralHours) * 10) / 10, target: "<= 1 per hour of unrelated speech" },
+    recognisers: { note: "the same utterances through each offline recogniser (SPEECH_RECOGNISER); atPolicy above = the shipped one", ...byRecogniser },
+    expectedListMatched: `${tps.filter((u) => u.v.riskDetail.matchedLists?.some((l) => l.name === u.s.list)).length}/${tps.length} true positives`,
+    policyThreshold: "none on hit probability (mean recogniser confidence of the matched words); spotted phrases need posterior >= 0.83 (AUDIO_POLICY.kws.minProb). The sweep's first row (0) is current behaviour",
+    sweep: rows,
+    chosen: chooseThreshold(rows),
+    bySet: breakdown(utterances, (u) => u.s.set, outcome),
+    byCondition: breakdown(utterances, (u) => u.condition, outcome),
+    byVoice: breakdown(utterances, (u) => u.voice, outcome),
+    byExpectedList: breakdown(positives, (u) => u.s.list!, outcome),
+    msPerSegment: distribution([...ms]),
+    falsePositiveExamples: utterances.filter((u) => { const o = outcome(u); return o.flagged && !o.correct; }).slice(0, 8).map(describe),
+    missExamples: positives.filter((u) => !outcome(u).correct).slice(0, 16).map(describe),
+  };
 }

@@ -264,6 +264,34 @@ export async function noisyExcerptWav(source: string, o: { startSec: number; snr
   });
 }
 
+/**
+ * `speech` with `bed` (noise or music, looped if shorter) under it at `snrDb`: the bed's RMS set against the speech's
+ * own RMS over its voiced 20 ms frames (those above -50 dBFS), so the ratio is the one a listener hears while words
+ * are spoken, whatever the silence around them. 16 kHz mono.
+ */
+export async function speechOverBedWav(speech: string, bed: string, snrDb: number): Promise<string> {
+  const spec = { speech: path.basename(speech), bed: path.basename(bed), snrDb };
+  return cached("over-bed", spec, "wav", async (tmp) => {
+    const [x, b] = await Promise.all([pcmOf(speech), pcmOf(bed)]);
+    const frame = RATE / 50;
+    let sum = 0;
+    let n = 0;
+    for (let i = 0; i + frame <= x.length; i += frame) {
+      let e = 0;
+      for (let k = i; k < i + frame; k++) e += x[k] * x[k];
+      if (Math.sqrt(e / frame) < 10 ** (-50 / 20)) continue;
+      sum += e;
+      n += frame;
+    }
+    const speechRms = Math.sqrt(sum / Math.max(1, n));
+    const bedRms = Math.sqrt(b.reduce((t, v) => t + v * v, 0) / Math.max(1, b.length));
+    const gain = speechRms / (Math.max(bedRms, 1e-9) * 10 ** (snrDb / 20));
+    const out = new Float32Array(x.length);
+    for (let i = 0; i < x.length; i++) out[i] = Math.max(-1, Math.min(1, x[i] + b[i % b.length] * gain));
+    await writeFile(tmp, wavBytes(out, RATE, 1));
+  });
+}
+
 /** `speech` with `music` mixed under it at `musicGain`, 16 kHz mono. */
 export async function mixWav(speech: string, music: string, musicGain = 0.3): Promise<string> {
   const spec = { speech: path.basename(speech), music: path.basename(music), musicGain };

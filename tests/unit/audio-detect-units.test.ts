@@ -8,7 +8,11 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { compareFingerprints, createAudioDetector, ITEM_SEC, SttError } from "../../server/detect/audio/index";
 import type { KwsPhrase } from "../../server/detect/audio/stt/pocketsphinx";
-import { freeTranscript, spliceSpotted } from "../../server/detect/audio/stt/transcript";
+import { agreeingHits, freeTranscript, spliceSpotted, spokenTranscript, spokenWords } from "../../server/detect/audio/stt/transcript";
+import { nearPhraseHits } from "../../server/detect/audio/near-phrases";
+import { AUDIO_POLICY } from "../../server/detect/audio/policy";
+import { compileAudioLists, matchTranscript } from "../../server/detect/audio/text-lists";
+import { DEFAULT_AUDIO_LISTS } from "../../server/detect/audio/lists";
 import { speechWav, POSITIVE_SENTENCES } from "../support/speech";
 
 /** Deterministic pseudo-random 32-bit words. */
@@ -96,6 +100,57 @@ before(async () => {
 });
 after(() => rm(tmp, { recursive: true, force: true }));
 
+test("a recogniser's written text as the lists read speech: punctuation inside sentences dropped, sentence ends kept", () => {
+  assert.equal(spokenWords("Call me at five, five, five, one, two."), "Call me at five five five one two.");
+  assert.equal(spokenWords("Watch three-point videos (now)!"), "Watch three point videos now!");
+  assert.equal(spokenWords("don’t ‘quote’ me: “ok”"), "don't quote me ok");
+  assert.equal(spokenWords("Phone 555-1234 now"), "Phone 555-1234 now", "a dash between digits is part of a number");
+});
+
+test("spokenTranscript: each stretch its own phrases, sentences split, word times spread over the stretch", () => {
+  const t = spokenTranscript([
+    { text: "Hello there. Buy cheap followers", conf: 0.8, startSec: 1, endSec: 3.5 },
+    { text: "visit our website", conf: 0.6, startSec: 6, endSec: 7.5 },
+  ]);
+  assert.equal(t.text, "Hello there. Buy cheap followers visit our website");
+  assert.deepEqual(t.phrases.map(([a, b]) => t.text.slice(a, b)), ["Hello there.", "Buy cheap followers", "visit our website"]);
+  assert.deepEqual(t.tokens.map((k) => [k.text, k.startSec, k.endSec]).slice(0, 2), [["Hello", 1, 1.5], ["there.", 1.5, 2]]);
+  assert.equal(t.tokens[t.tokens.length - 1].endSec, 7.5);
+  assert.deepEqual([...new Set(t.tokens.map((k) => k.conf))], [0.8, 0.6]);
+  for (const k of t.tokens) assert.equal(t.text.slice(...k.position), k.text);
+});
+
+test("near phrases: a long list phrase nearly written is REVIEW with its entry; short phrases and unrelated speech are not", () => {
+  const lists = compileAudioLists(DEFAULT_AUDIO_LISTS);
+  const types = new Set(["ADVERT", "DIRTY", "POLITY", "BAN", "VIOLENT", "EROTIC", "ADLAW"]);
+  const near = (text: string) => {
+    const t = spokenTranscript([{ text, conf: 0.9, startSec: 0, endSec: 3 }]);
+    const exact = matchTranscript(t, lists, types, { fromOffset: 0, defaultConf: 0.9 });
+    return { t, exact, near: nearPhraseHits(t, lists, types, exact, AUDIO_POLICY.text.near, 0) };
+  };
+  const a = near("Add me on whatchat for a special discount.");
+  assert.equal(a.exact.length, 0);
+  assert.deepEqual(a.near.map((h) => [h.matchedLists[0].name, h.matchedLists[0].words[0].entry, h.riskLevel]), [["ad_contact", "add me on wechat", "REVIEW"]], "the entry is REJECT when exact; near, a human decides");
+  const w = a.near[0].matchedLists[0].words[0];
+  assert.equal(a.t.text.slice(...w.position), w.word);
+  assert.ok(a.near[0].probability > 0.7 && a.near[0].probability < 0.9);
+  // an exact hit is not reported twice
+  assert.equal(near("add me on wechat now").near.length, 0);
+  for (const neutral of ["the children played football in the garden", "please remember to water the plants on friday", "we watched the sunset from the top of the hill", "my brother cooked pasta for dinner yesterday"]) {
+    assert.deepEqual(near(neutral).near, [], neutral);
+  }
+});
+
+test("spotted phrases beside a spelling recogniser count only where its words agree with them", () => {
+  const t = spokenTranscript([{ text: "I like to read books in the evening", conf: 0.9, startSec: 1, endSec: 4 }, { text: "at me on where chat for a discount", conf: 0.9, startSec: 5, endSec: 8 }]);
+  const phrases = new Map([["you idiot", { spotted: "you idiot", text: "you idiot", phones: 7, threshold: "1e-14" }], ["add me on wechat", { spotted: "add me on wechat", text: "add me on wechat", phones: 11, threshold: "1e-22" }]]);
+  const hits = [{ phrase: "you idiot", startSec: 2, endSec: 2.6, prob: 0.9 }, { phrase: "add me on wechat", startSec: 5.2, endSec: 6.4, prob: 0.9 }];
+  const agreed = agreeingHits(t, hits, phrases, { maxDistance: AUDIO_POLICY.kws.agreeMaxDistance, windowSec: AUDIO_POLICY.kws.agreeWindowSec });
+  assert.deepEqual(agreed.map((h) => h.phrase), ["add me on wechat"], "'read books' is nothing like 'you idiot'");
+  const run = t.tokens.filter((k) => k.startSec >= agreed[0].startSec && k.endSec <= agreed[0].endSec).map((k) => k.text);
+  assert.deepEqual(run, ["at", "me", "on", "where", "chat"], "the hit moves onto the words it agrees with");
+});
+
 test("openai transcriber: posts the segment as multipart, matches lists in the returned text, continues previousText", async () => {
   const srv = await fakeTranscriptionServer({ text: "Followers today, only ten dollars." });
   const d = createAudioDetector({ dataDir: tmp, transcriber: { kind: "openai", baseUrl: srv.baseUrl, apiKey: "k1", model: "whisper-large" } });
@@ -111,8 +166,9 @@ test("openai transcriber: posts the segment as multipart, matches lists in the r
     assert.match(body, /name="model"\r\n\r\nwhisper-large\r\n/);
     assert.ok(body.includes("RIFF") && body.includes("WAVE"), "the WAV bytes are sent");
     assert.equal(v.vadCode, 1);
-    assert.equal(v.audioText, "you can buy cheap Followers today, only ten dollars.");
-    assert.equal(v.segmentText, "Followers today, only ten dollars.");
+    // the lists read speech: punctuation inside a sentence is dropped (spokenWords), sentence ends kept
+    assert.equal(v.audioText, "you can buy cheap Followers today only ten dollars.");
+    assert.equal(v.segmentText, "Followers today only ten dollars.");
     assert.deepEqual([v.riskLevel, v.riskLabel1, v.riskDescription], ["REVIEW", "ad", "广告:广告:广告词"]);
     const w = v.riskDetail.matchedLists?.[0].words[0];
     assert.deepEqual(w, { word: "buy cheap Followers", position: [8, 27], entry: "buy cheap followers" });

@@ -1,4 +1,5 @@
-// The audio-segment detector end to end: Silero VAD, pocketsphinx, fpcalc and the SING measure on audio generated here.
+// The audio-segment detector end to end: Silero VAD, Moonshine + pocketsphinx spotting (and pocketsphinx alone), fpcalc
+// and the SING measure on audio generated here.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -10,7 +11,7 @@ import { AUDIO_BUSINESS_TYPES, AUDIO_TYPES, AUDIOSTREAM_BUSINESS_TYPES, AUDIOSTR
 import { QueueFullError } from "../../server/detect/errors";
 import { createAudioDetector, fileReferenceTracks, type AudioDetector, type FileReferenceTracks, type SegmentVerdict } from "../../server/detect/audio/index";
 import {
-  excerptWav, NEUTRAL_SENTENCES, noiseWav, POSITIVE_SENTENCES, silenceWav, speechWav, toneWav, TUNE_A, TUNE_B, tuneWav,
+  excerptWav, NEUTRAL_SENTENCES, noiseWav, POSITIVE_SENTENCES, silenceWav, speechOverBedWav, speechWav, toneWav, TUNE_A, TUNE_B, tuneWav,
 } from "../support/speech";
 
 const TEXT_TYPES = ["POLITY", "EROTIC", "ADVERT", "BAN", "VIOLENT", "DIRTY", "ADLAW"];
@@ -106,13 +107,35 @@ test("keyword speech → ad hits with the list, the entry and exact positions in
   assertPositions(v);
 });
 
-test("'wechat' is not in the recogniser's vocabulary: keyword spotting finds 'add me on wechat' → REJECT", async () => {
+test("'add me on wechat' → REJECT with its list entry (written out by the recogniser or spotted acoustically)", async () => {
   const v = await detect(media.wechat, TEXT_TYPES);
   assert.equal(v.riskLevel, "REJECT");
   assert.deepEqual([v.riskLabel1, v.riskLabel2, v.riskLabel3], ["ad", "lianxifangshi", "jiahaoyou"]);
   assert.deepEqual(v.riskDetail.matchedLists?.map((l) => [l.name, l.words.map((w) => w.entry)]), [["ad_contact", ["add me on wechat"]]]);
-  assert.match(v.audioText ?? "", /add me on wechat/);
+  assert.match(v.audioText ?? "", /add me on wechat/i);
   assertPositions(v);
+});
+
+test("a robotic espeak-ng voice (pocketsphinx heard nothing of it) over music at 10 dB SNR → the prohibited list", async () => {
+  const clean = await speechWav("we have guns for sale behind the store", { voice: "espeak", leadSec: 2 });
+  const v = await detect(await speechOverBedWav(clean, media.tuneA, 10), TEXT_TYPES);
+  assert.equal(v.vadCode, 1);
+  assert.equal(v.riskLabel1, "prohibited", `${v.audioText} ${JSON.stringify(v.allLabels)}`);
+  assert.match(v.audioText ?? "", /guns for sale/i);
+  assertPositions(v);
+});
+
+test("SPEECH_RECOGNISER=pocketsphinx: free transcription + spotting still find 'add me on wechat'", async () => {
+  const ps = createAudioDetector({ dataDir: path.join(tmp, "data-ps"), transcriber: { kind: "pocketsphinx" } });
+  try {
+    const v = await ps.detectSegment({ wavPath: media.wechat, types: TEXT_TYPES, businessTypes: [], lang: "en" });
+    assert.equal(v.riskLevel, "REJECT");
+    assert.match(v.audioText ?? "", /add me on wechat/);
+    assert.match(ps.capabilities().find((c) => c.group === "audiostreamType" && c.type === "ADVERT")?.engine ?? "", /^pocketsphinx/);
+    assertPositions(v);
+  } finally {
+    await ps.close();
+  }
 });
 
 test("a noisy AAC excerpt of a reference song → COPYRIGHTSONGS hit with the entry and its offset", async () => {
@@ -181,7 +204,7 @@ test("capabilities list every audio contract value; supported ones name their en
   const stream = Object.fromEntries(caps.filter((c) => c.group === "audiostreamType").map((c) => [c.type, c]));
   for (const t of [...TEXT_TYPES, "COPYRIGHTSONGS", "BANEDAUDIO", "ANTHEN", "SING"]) assert.ok(stream[t].supported, t);
   for (const t of ["MOAN", "AUDIOPOLITICAL", "MINOR", "VOICE"]) assert.ok(!stream[t].supported, t);
-  assert.match(stream.ADVERT.engine ?? "", /pocketsphinx/);
+  assert.match(stream.ADVERT.engine ?? "", /^Moonshine tiny en .*pocketsphinx keyword spotting/);
   assert.match(stream.COPYRIGHTSONGS.engine ?? "", /fpcalc/);
   assert.ok(!caps.find((c) => c.group === "audiostreamBusinessType" && c.type === "GENDER")?.supported);
 });

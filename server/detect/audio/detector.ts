@@ -32,7 +32,7 @@ export class AudioSegmentDetector implements AudioDetector {
   constructor(private readonly o: AudioDetectorOptions) {
     this.limiter = new Limiter(o.concurrency ?? P.queue.concurrency, o.queueLimit ?? P.queue.limit);
     const ps = o.bins?.pocketsphinx ?? findOnPath("pocketsphinx_continuous") ?? "/usr/bin/pocketsphinx_continuous";
-    this.speech = new SpeechText({ transcriber: o.transcriber ?? { kind: "pocketsphinx" }, pocketsphinx: ps, dataDir: o.dataDir, keywordsDir: o.keywordsDir, policyDir: o.policyDir });
+    this.speech = new SpeechText({ transcriber: o.transcriber ?? { kind: "moonshine" }, pocketsphinx: ps, dataDir: o.dataDir, keywordsDir: o.keywordsDir, policyDir: o.policyDir });
     this.thresholds = thresholdsReader(o.policyDir);
     this.fpcalc = o.bins?.fpcalc ?? findOnPath("fpcalc");
   }
@@ -75,6 +75,7 @@ export class AudioSegmentDetector implements AudioDetector {
     if (this.started) await this.started.catch(() => undefined);
     await this.vad?.close();
     this.vad = undefined;
+    await this.speech.close();
   }
 
   private async detect(input: SegmentInput): Promise<SegmentVerdict> {
@@ -129,7 +130,7 @@ export class AudioSegmentDetector implements AudioDetector {
       return r;
     };
     const [text, known, song] = await Promise.all([
-      wantText && parts.vadCode === 1 ? this.speech.run(audio, input.wavPath, on, input.previousText) : undefined,
+      wantText && parts.vadCode === 1 ? this.speech.run(audio, input.wavPath, on, input.previousText, vad.spans) : undefined,
       wantKnown ? timed("fingerprint", () => matchKnownAudio(input.wavPath, this.o.references!, listsFor(on), { fpcalc: this.fpcalc!, timeoutMs: P.stt.timeoutMs, thresholds: this.thresholds() })) : undefined,
       wantSong ? timed("song", async () => songFeatures(await pitchTrack(audio.samples, audio.sampleRate, P.song), P.song)) : undefined,
     ]);

@@ -1,5 +1,6 @@
 // Audio decision policy: every threshold and label the audio detectors apply, in one place.
 import type { RiskLevel } from "../../../lib/contract/taxonomy";
+import type { NearPhrasePolicy } from "./near-phrases";
 import type { SongPolicy } from "./song";
 
 export interface KwsPolicy {
@@ -13,6 +14,10 @@ export interface KwsPolicy {
   maxVariants: number;
   /** a spotted phrase counts only when pocketsphinx's posterior reaches this */
   minProb: number;
+  /** beside Moonshine: a spotted phrase counts only where its transcript has words spelled within this edit distance (× length) of it */
+  agreeMaxDistance: number;
+  /** … looked for this far (s) either side of the spotted time (Moonshine's word times are spread over their stretch) */
+  agreeWindowSec: number;
 }
 
 export type ReferenceListName = "anthem" | "banned_songs" | "copyright_songs";
@@ -39,12 +44,22 @@ export const AUDIO_POLICY = {
     padSec: 1,
     /** a pause this long inside an utterance starts a new risk segment */
     segmentGapSec: 0.6,
+    /** Moonshine: speech spans closer than this are transcribed together (it stops early on long silence) */
+    joinGapSec: 1,
+    /** Moonshine: audio kept before and after each voiced stretch */
+    marginSec: 0.3,
+    /** Moonshine: the margin of a second pass over a stretch in which the first heard nothing */
+    retryMarginSec: 0.1,
     /** probability of a hit from a transcriber that reports no confidence (remote API) */
     remoteProbability: 0.9,
   },
   /** measured on flite/espeak sentences (see server/detect/audio/README.md) */
-  kws: { exponentPerPhone: 2, minExponent: 8, maxExponent: 40, minPhones: 7, maxVariants: 4, minProb: 0.83 } as KwsPolicy,
-  text: { riskSource: 1001 as const },
+  kws: { exponentPerPhone: 2, minExponent: 8, maxExponent: 40, minPhones: 7, maxVariants: 4, minProb: 0.83, agreeMaxDistance: 0.5, agreeWindowSec: 1 } as KwsPolicy,
+  text: {
+    riskSource: 1001 as const,
+    /** Moonshine's transcript: a run of words within 20 % edits of a list phrase of 12+ letters → REVIEW (near-phrases.ts) */
+    near: { minLetters: 12, maxDistance: 0.2, maxLevel: "REVIEW" } as NearPhrasePolicy,
+  },
   known: {
     riskSource: 1003 as const,
     /** 1 − bit-error rate: matches measured 0.95–1.0 (0.80 with speech over the song), non-matches ≤ 0.72 */

@@ -1,4 +1,5 @@
-// Speech → transcript → keyword lists: pocketsphinx (free transcription + keyword spotting) or a remote transcriber.
+// Speech → transcript → keyword lists: Moonshine (default, on the voiced stretches), pocketsphinx (free transcription +
+// keyword spotting) or a remote transcriber.
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
@@ -9,9 +10,11 @@ import { thresholdsReader, type Thresholds } from "../settings/thresholds";
 import { EXTRA_PRONUNCIATIONS } from "./lists";
 import type { MonoAudio } from "./pcm";
 import { AUDIO_POLICY } from "./policy";
-import { POCKETSPHINX_MODEL_DIR, prepareKws, readCmuDict, spotKeywords, transcribeFree, type KwsSetup } from "./stt/pocketsphinx";
+import { POCKETSPHINX_MODEL_DIR, prepareKws, readCmuDict, spotKeywords, transcribeFree, type KwsHit, type KwsSetup } from "./stt/pocketsphinx";
+import { nearPhraseHits } from "./near-phrases";
+import { MoonshineStt, moonshineModelDir } from "./stt/moonshine";
 import { transcribeRemote } from "./stt/openai";
-import { freeTranscript, prependText, protectedMatches, spliceSpotted, textTranscript, type Transcript } from "./stt/transcript";
+import { agreeingHits, freeTranscript, prependText, protectedMatches, spliceSpotted, spokenTranscript, textTranscript, type Transcript } from "./stt/transcript";
 import { compileAudioLists, matchTranscript, type CompiledAudioLists, type TextHit } from "./text-lists";
 import type { TranscriberOption } from "./types";
 import type { AudioHit } from "./verdict";
@@ -66,6 +69,7 @@ export class SpeechText {
   private readonly thresholds: () => Thresholds;
   private dict?: Map<string, string[]>;
   private state?: Promise<ListState>;
+  private moonshineModel?: MoonshineStt;
 
   constructor(private readonly o: { transcriber: TranscriberOption; pocketsphinx: string; dataDir: string; keywordsDir?: string; policyDir?: string }) {
     this.keywords = new KeywordListsReader(o.keywordsDir);
@@ -98,22 +102,32 @@ export class SpeechText {
   }
 
   get engineName(): string {
-    return this.o.transcriber.kind === "openai"
-      ? `OpenAI-compatible transcription (${this.o.transcriber.model ?? "whisper-1"} at ${this.o.transcriber.baseUrl}) + keyword lists`
-      : "pocketsphinx 0.8 en-us (free transcription + keyword spotting) + keyword lists";
+    const t = this.o.transcriber;
+    if (t.kind === "openai") return `OpenAI-compatible transcription (${t.model ?? "whisper-1"} at ${t.baseUrl}) + keyword lists`;
+    if (t.kind === "moonshine") return `Moonshine tiny en (ONNX Runtime, on the voiced stretches Silero VAD finds)${this.pocketsphinxMissing() ? "" : " + pocketsphinx keyword spotting"} + keyword lists`;
+    return "pocketsphinx 0.8 en-us (free transcription + keyword spotting) + keyword lists";
   }
 
   /** Why the engine cannot run, or undefined. */
   unavailable(): string | undefined {
-    if (this.o.transcriber.kind === "openai") return undefined;
+    const t = this.o.transcriber;
+    if (t.kind === "openai") return undefined;
+    if (t.kind === "moonshine") return existsSync(path.join(moonshineModelDir(), "encoder_model.onnx")) ? undefined : "Moonshine model files missing (npm package @moonshine-ai/moonshine-js: run npm install)";
+    return this.pocketsphinxMissing();
+  }
+
+  private pocketsphinxMissing(): string | undefined {
     if (!existsSync(this.o.pocketsphinx)) return "pocketsphinx_continuous not found (Debian: apt-get install pocketsphinx pocketsphinx-en-us)";
     if (!existsSync(path.join(POCKETSPHINX_MODEL_DIR, "cmudict-en-us.dict"))) return "pocketsphinx English model missing (Debian: apt-get install pocketsphinx-en-us)";
     return undefined;
   }
 
-  /** Writes the keyword-spotting phrase and dictionary files (pocketsphinx only). */
+  /** Loads the Moonshine model and, where pocketsphinx is installed, writes its keyword-spotting files (Moonshine's transcript gets its spotted phrases too). */
   async init(): Promise<void> {
-    if (this.o.transcriber.kind !== "pocketsphinx" || this.unavailable()) return;
+    const t = this.o.transcriber;
+    if (t.kind === "openai" || this.unavailable()) return;
+    if (t.kind === "moonshine") this.moonshineModel ??= await MoonshineStt.load();
+    if (this.pocketsphinxMissing()) return;
     this.dict = await readCmuDict(path.join(POCKETSPHINX_MODEL_DIR, "cmudict-en-us.dict"));
     this.state = undefined;
     await this.listState();
@@ -124,7 +138,13 @@ export class SpeechText {
     return (await this.listState()).kws?.skipped ?? [];
   }
 
-  async run(audio: MonoAudio, wavPath: string, types: ReadonlySet<string>, previousText: string | undefined): Promise<SpeechTextResult> {
+  async close(): Promise<void> {
+    await this.moonshineModel?.close();
+    this.moonshineModel = undefined;
+  }
+
+  /** `voiced`: the segment's speech spans (VAD); the in-process recogniser transcribes only those. */
+  async run(audio: MonoAudio, wavPath: string, types: ReadonlySet<string>, previousText: string | undefined, voiced: ReadonlyArray<{ startSec: number; endSec: number }>): Promise<SpeechTextResult> {
     const timingsMs: Record<string, number> = {};
     const state = await this.listState();
     const th = this.thresholds();
@@ -137,42 +157,102 @@ export class SpeechText {
       timingsMs.stt = Math.round(performance.now() - t0);
       conf = r.confidence ?? conf;
       current = textTranscript(r.text, conf);
+    } else if (t.kind === "moonshine") {
+      current = await this.moonshine(audio, voiced, types, timingsMs, state);
+      conf = 1;
     } else {
       current = await this.pocketsphinx(audio, types, timingsMs, state);
     }
     const full = previousText ? prependText(previousText, current) : current;
     const fromOffset = full.text.length - current.text.length;
-    const hits = matchTranscript(full, state.lists, types, { fromOffset, defaultConf: conf }, th).map(toAudioHit);
+    const exact = matchTranscript(full, state.lists, types, { fromOffset, defaultConf: conf }, th);
+    // a recogniser that spells what it heard: list phrases it nearly wrote go to a human too
+    const near = (t.kind === "moonshine" ? nearPhraseHits(full, state.lists, types, exact, P.text.near, fromOffset) : []).flatMap((h) => {
+      // the operator's thresholds for the list apply as to exact hits, and a near match stays a question for a human
+      const level = th.level(`speech:${h.matchedLists[0].name}`, h.probability, h.riskLevel);
+      return level ? [{ ...h, riskLevel: level === "REJECT" ? P.text.near.maxLevel : level }] : [];
+    });
+    const hits = [...exact, ...near].map(toAudioHit);
     return { hits, text: full.text, segmentText: current.text, spliced: current.spliced, timingsMs };
   }
 
+  /** Moonshine on the voiced stretches, with pocketsphinx's spotted phrases spliced in where it misheard them. */
+  private async moonshine(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, types: ReadonlySet<string>, timingsMs: Record<string, number>, state: ListState): Promise<Transcript> {
+    const kws = state.kws;
+    const [spoken, spotted] = await Promise.all([
+      timed(timingsMs, "stt", () => this.recognise(audio, voiced)),
+      kws && kws.phrases.size > 0 ? this.withPadded(audio, (wav) => timed(timingsMs, "kws", () => spotKeywords(wav, kws, { bin: this.o.pocketsphinx, timeoutMs: P.stt.timeoutMs }))) : Promise.resolve([]),
+    ]);
+    // Moonshine's word times are estimates: a spotted phrase goes in only where the words written there agree with it
+    const agreeing = kws ? agreeingHits(spoken, spotted.filter((h) => h.prob >= P.kws.minProb), kws.phrases, { maxDistance: P.kws.agreeMaxDistance, windowSec: P.kws.agreeWindowSec }) : [];
+    return this.splice(spoken, agreeing, types, state);
+  }
+
+  /** Each voiced stretch (spans closer than P.stt.joinGapSec joined, P.stt.marginSec added each side) transcribed on its own. */
+  private async recognise(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>): Promise<Transcript> {
+    const model = this.moonshineModel;
+    if (!model) throw new Error("Moonshine model not loaded");
+    const duration = audio.samples.length / audio.sampleRate;
+    const stretches: Array<{ startSec: number; endSec: number }> = [];
+    for (const s of voiced) {
+      const last = stretches[stretches.length - 1];
+      if (last && s.startSec - last.endSec < P.stt.joinGapSec) last.endSec = s.endSec;
+      else stretches.push({ ...s });
+    }
+    const parts = [];
+    for (const s of stretches) {
+      // the model sometimes ends at once on a stretch it cannot place: heard nothing, it hears the tighter crop
+      for (const margin of [P.stt.marginSec, P.stt.retryMarginSec]) {
+        const startSec = Math.max(0, s.startSec - margin);
+        const endSec = Math.min(duration, s.endSec + margin);
+        const heard = await model.transcribe(audio.samples.subarray(Math.floor(startSec * audio.sampleRate), Math.ceil(endSec * audio.sampleRate)));
+        if (!heard.text) continue;
+        parts.push({ text: heard.text, conf: heard.conf, startSec, endSec });
+        break;
+      }
+    }
+    return spokenTranscript(parts);
+  }
+
   private async pocketsphinx(audio: MonoAudio, types: ReadonlySet<string>, timingsMs: Record<string, number>, state: ListState): Promise<Transcript> {
+    const kws = state.kws;
+    const run = { bin: this.o.pocketsphinx, timeoutMs: P.stt.timeoutMs };
+    const [utterances, spotted] = await this.withPadded(audio, (wav) =>
+      Promise.all([
+        timed(timingsMs, "stt", () => transcribeFree(wav, run)),
+        kws && kws.phrases.size > 0 ? timed(timingsMs, "kws", () => spotKeywords(wav, kws, run)) : Promise.resolve([]),
+      ]),
+    );
+    return this.splice(freeTranscript(utterances, P.stt.segmentGapSec), spotted, types, state);
+  }
+
+  /** The segment as a WAV with trailing silence: without it pocketsphinx misses a keyword that ends the segment. */
+  private async withPadded<T>(audio: MonoAudio, fn: (wavPath: string) => Promise<T>): Promise<T> {
     const tmpDir = path.join(this.o.dataDir, "tmp");
     await mkdir(tmpDir, { recursive: true });
-    // trailing silence: without it pocketsphinx misses a keyword that ends the segment
     const padded = path.join(tmpDir, `seg-${process.pid}-${randomBytes(6).toString("hex")}.wav`);
     await writeFile(padded, paddedWav(audio, P.stt.padSec));
     try {
-      const run = { bin: this.o.pocketsphinx, timeoutMs: P.stt.timeoutMs };
-      const timed = async <T>(key: string, fn: () => Promise<T>) => {
-        const t0 = performance.now();
-        const r = await fn();
-        timingsMs[key] = Math.round(performance.now() - t0);
-        return r;
-      };
-      const kws = state.kws;
-      const [utterances, spotted] = await Promise.all([
-        timed("stt", () => transcribeFree(padded, run)),
-        kws && kws.phrases.size > 0 ? timed("kws", () => spotKeywords(padded, kws, run)) : Promise.resolve([]),
-      ]);
-      const free = freeTranscript(utterances, P.stt.segmentGapSec);
-      if (!kws || spotted.length === 0) return free;
-      // phrases spotted for lists that were not requested must not rewrite the transcript
-      const relevant = spotted.filter((h) => state.phraseTypes.get(kws.phrases.get(h.phrase)?.text ?? "")?.some((t) => types.has(t)));
-      const matched = matchTranscript(free, state.lists, types, { fromOffset: 0, defaultConf: 1 });
-      return spliceSpotted(free, relevant, kws.phrases, { minProb: P.kws.minProb, protect: protectedMatches(free, positionsOf(matched)) });
+      return await fn(padded);
     } finally {
       await rm(padded, { force: true });
     }
   }
+
+  /** Spotted phrases of the requested types spliced into the transcript where it does not already say them. */
+  private splice(t: Transcript, spotted: readonly KwsHit[], types: ReadonlySet<string>, state: ListState): Transcript {
+    const kws = state.kws;
+    if (!kws || spotted.length === 0) return t;
+    // phrases spotted for lists that were not requested must not rewrite the transcript
+    const relevant = spotted.filter((h) => state.phraseTypes.get(kws.phrases.get(h.phrase)?.text ?? "")?.some((x) => types.has(x)));
+    const matched = matchTranscript(t, state.lists, types, { fromOffset: 0, defaultConf: 1 });
+    return spliceSpotted(t, relevant, kws.phrases, { minProb: P.kws.minProb, protect: protectedMatches(t, positionsOf(matched)) });
+  }
+}
+
+async function timed<T>(timingsMs: Record<string, number>, key: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const r = await fn();
+  timingsMs[key] = Math.round(performance.now() - t0);
+  return r;
 }

@@ -6,13 +6,14 @@ export type { Capability, MatchedList, RiskSegment };
 export type AudioRiskSource = 1000 | 1001 | 1003;
 
 export type TranscriberOption =
+  | { kind: "moonshine" }
   | { kind: "pocketsphinx" }
   | { kind: "openai"; baseUrl: string; apiKey?: string; /** default "whisper-1" */ model?: string };
 
 export interface AudioDetectorOptions {
   /** writable folder for the keyword-spotting files and temporary padded segments */
   dataDir: string;
-  /** default pocketsphinx (offline, English) */
+  /** default Moonshine tiny (offline, English, in process); pocketsphinx (offline, English, child processes) or a remote API */
   transcriber?: TranscriberOption;
   /** keyword-list folder (operator changes over the built-in lists, ../lists/store.ts); default: built-in lists only */
   keywordsDir?: string;

@@ -1,5 +1,6 @@
 // One transcript from the recognisers: free transcription, with acoustically spotted phrases spliced in where it missed them.
 import type { KwsHit, KwsPhrase, SttWord } from "./pocketsphinx";
+import { editDistance } from "../../text/edit-distance";
 
 export interface Token {
   text: string;
@@ -104,9 +105,22 @@ function assemble(tokens: Token[], spliced: string[]): Transcript {
   return { text, tokens: out, phrases, spliced };
 }
 
+/**
+ * A recogniser's written-out text as the lists read speech: words and numbers with sentence ends kept, the
+ * punctuation inside a sentence dropped ("five, five, five" is three spoken digits; "three-point" two words).
+ */
+export function spokenWords(raw: string): string {
+  return raw
+    .replace(/(?<=\p{L})[-‐–](?=\p{L})/gu, " ")
+    .replace(/[,;:"“”‘’()[\]{}…]/g, (c, i: number, all: string) => (c === "’" || c === "‘" ? (/\p{L}/u.test(all[i - 1] ?? "") && /\p{L}/u.test(all[i + 1] ?? "") ? "'" : " ") : " "))
+    .replace(/\s+/g, " ")
+    .replace(/ (?=[.!?。！？])/g, "")
+    .trim();
+}
+
 /** A transcript from plain text (remote transcriber): sentences split at . ! ? and line breaks; no times. */
 export function textTranscript(raw: string, conf: number): Transcript {
-  const text = raw.replace(/\s+/g, " ").trim();
+  const text = spokenWords(raw);
   const phrases: Array<[number, number]> = [];
   const re = /[^.!?。！？]+[.!?。！？]*/g;
   for (const m of text.matchAll(re)) {
@@ -131,4 +145,62 @@ export function prependText(previous: string, current: Transcript): Transcript {
     phrases: [[0, prev.length], ...current.phrases.map(move)],
     spliced: current.spliced,
   };
+}
+
+/** One voiced stretch of a segment and what the recogniser heard in it. */
+export interface SpokenPart {
+  text: string;
+  conf: number;
+  startSec: number;
+  endSec: number;
+}
+
+/**
+ * A transcript from recognised stretches (a recogniser that gives no word times): sentences as in textTranscript,
+ * each stretch its own phrase group, word times spread evenly over their stretch (approximate).
+ */
+export function spokenTranscript(parts: readonly SpokenPart[]): Transcript {
+  const tokens: Token[] = [];
+  let group = 0;
+  for (const p of parts) {
+    const t = textTranscript(p.text, p.conf);
+    if (t.tokens.length === 0) continue;
+    const step = (p.endSec - p.startSec) / t.tokens.length;
+    let phrase = 0;
+    t.tokens.forEach((k, i) => {
+      // a sentence end inside the stretch starts the next group, as a pause does in a timed transcript
+      while (phrase < t.phrases.length && k.position[0] >= t.phrases[phrase][1]) phrase++;
+      tokens.push({ text: k.text, startSec: p.startSec + i * step, endSec: p.startSec + (i + 1) * step, conf: p.conf, source: "stt", group: group + phrase + 1 });
+    });
+    group += t.phrases.length + 1;
+  }
+  return assemble(tokens, []);
+}
+
+/**
+ * Spotted phrases the written transcript agrees with: somewhere within `windowSec` of the spotted time it has a run
+ * of words spelled like the phrase (letters only, edit distance ≤ maxDistance × the longer spelling: "where chat"
+ * for "wechat", not "read books" for "you idiot"). Each agreeing hit is moved onto that run, so splicing replaces
+ * exactly those words. Two recognisers agreeing is what lets a spotted phrase through where one alone false-alarms
+ * (pocketsphinx spotting alone raises abuse phrases on noisy neutral speech).
+ */
+export function agreeingHits(t: Transcript, hits: readonly KwsHit[], phrases: ReadonlyMap<string, KwsPhrase>, o: { maxDistance: number; windowSec: number }): KwsHit[] {
+  const letters = (x: string) => x.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+  const out: KwsHit[] = [];
+  for (const h of hits) {
+    const want = letters(phrases.get(h.phrase)?.text ?? h.phrase);
+    if (!want) continue;
+    const near = t.tokens.filter((k) => k.endSec >= h.startSec - o.windowSec && k.startSec <= h.endSec + o.windowSec);
+    let best: { d: number; from: number; to: number } | null = null;
+    for (let i = 0; i < near.length; i++) {
+      let run = "";
+      for (let j = i; j < near.length && run.length < want.length * 2; j++) {
+        run += letters(near[j].text);
+        const d = editDistance(run, want) / Math.max(run.length, want.length);
+        if (!best || d < best.d) best = { d, from: i, to: j };
+      }
+    }
+    if (best && best.d <= o.maxDistance) out.push({ ...h, startSec: near[best.from].startSec, endSec: near[best.to].endSec });
+  }
+  return out;
 }
