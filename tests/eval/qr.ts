@@ -194,12 +194,30 @@ export interface QrItem {
   sizePx?: number;
   rotation?: number;
   clutter?: boolean;
+  /** seed round (0-based): round k's frames use seeds no other round uses (see FRESH_FROM_ROUND) */
+  round: number;
+  /** conditions / stress: how the code was drawn (for the list of misses) */
+  draw?: { background: Background; seed: number; dark: number; light: number; angleDeg: number };
+}
+
+/**
+ * Rounds 0 and 1 were looked at while the reader's passes were tuned (round 0 by the first QR work, round 1 by the
+ * finder-locator work); rounds from 2 on were generated and scored only after the passes were fixed: fresh media.
+ */
+export const FRESH_FROM_ROUND = 2;
+
+/** Seed rounds: EVAL_QR_ROUNDS if set, else EVAL_SCALE rounded (at least 1). */
+export function qrRounds(scale: number, env = process.env.EVAL_QR_ROUNDS): number {
+  if (env === undefined || env === "") return Math.max(1, Math.round(scale));
+  const n = Number(env);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`EVAL_QR_ROUNDS must be a positive integer, got "${env}"`);
+  return n;
 }
 
 /** The labelled frames (generated once into the eval media cache). */
 export async function qrCorpus(scale: number): Promise<QrItem[]> {
   const items: QrItem[] = [];
-  const rounds = Math.max(1, Math.round(scale));
+  const rounds = qrRounds(scale);
   let n = 0;
   for (let round = 0; round < rounds; round++) {
     for (const sizePx of SIZES) {
@@ -210,7 +228,7 @@ export async function qrCorpus(scale: number): Promise<QrItem[]> {
           const file = await qrFrame({ payload, sizePx, rotation, background: bgs[n % bgs.length], clutterText: clutter, seed: 100 + n });
           n++;
           const modulePx = Math.round((sizePx / modulesOf(payload)) * 100) / 100;
-          items.push({ file, set: "grid", payloads: [payload], kind: "grid", modulePx, sizePx, rotation, clutter });
+          items.push({ file, set: "grid", payloads: [payload], kind: "grid", modulePx, sizePx, rotation, clutter, round });
         }
       }
     }
@@ -226,27 +244,30 @@ export async function qrCorpus(scale: number): Promise<QrItem[]> {
             ? [COND_PAYLOADS[p], MULTI_EXTRA[p], MULTI_EXTRA[(p + 1) % MULTI_EXTRA.length]]
             : [COND_PAYLOADS[p]];
           const background = COND_BACKGROUNDS[seed % COND_BACKGROUNDS.length];
-          const file = await conditionFrame({ condition, payloads, modulePx, background, seed });
-          items.push({ file, set: condition === "combined" ? "stress" : "conditions", payloads, kind: condition, modulePx });
+          const spec: CondSpec = { condition, payloads, modulePx, background, seed };
+          const file = await conditionFrame(spec);
+          const d = layoutCodes(spec).draws[0];
+          const angleDeg = Math.round(((Math.atan2(d.quad[1][1] - d.quad[0][1], d.quad[1][0] - d.quad[0][0]) * 180) / Math.PI + 360) % 360);
+          items.push({ file, set: condition === "combined" ? "stress" : "conditions", payloads, kind: condition, modulePx, round, draw: { background, seed, dark: d.dark, light: d.light, angleDeg } });
         }
       }
     }
   }
-  const negatives: Array<[string, Promise<string>]> = [];
+  const negatives: Array<[string, Promise<string>, number]> = [];
   for (let i = 0; i < 2 * rounds; i++) {
-    for (const p of PATTERNS) negatives.push([p, patternFrame(p, 7 + i)]);
-    for (const bg of ["light", "gradient", "noise", "testsrc2"] as const) negatives.push([`plain-${bg}`, plainFrame(bg, 3 + i)]);
+    for (const p of PATTERNS) negatives.push([p, patternFrame(p, 7 + i), Math.floor(i / 2)]);
+    for (const bg of ["light", "gradient", "noise", "testsrc2"] as const) negatives.push([`plain-${bg}`, plainFrame(bg, 3 + i), Math.floor(i / 2)]);
   }
   for (const [i, chunks] of [["Scan me for the menu"], ["Table 12", "Order at the counter"], ["扫码点餐"]].entries()) {
-    negatives.push(["text", textFrame({ chunks, font: i === 2 ? "Noto Sans CJK SC" : "DejaVu Sans", sizePx: 64, background: "light", style: "solid", seed: 50 + i }).then((f) => f.file)]);
+    negatives.push(["text", textFrame({ chunks, font: i === 2 ? "Noto Sans CJK SC" : "DejaVu Sans", sizePx: 64, background: "light", style: "solid", seed: 50 + i }).then((f) => f.file), 0]);
   }
   // the same look-alikes degraded like the conditions (blur, q50, inverted, low contrast, small): what a harder search might misread
   for (let i = 0; i < 3 * rounds; i++) {
     for (const [j, d] of (["blur", "jpeg q50", "inverted", "low contrast", "small"] as const).entries()) {
-      negatives.push([`degraded ${d}`, degradedPattern(PATTERNS[(i + j) % PATTERNS.length], d, 200 + i * 10 + j)]);
+      negatives.push([`degraded ${d}`, degradedPattern(PATTERNS[(i + j) % PATTERNS.length], d, 200 + i * 10 + j), Math.floor(i / 3)]);
     }
   }
-  for (const [kind, file] of negatives) items.push({ file: await file, set: "negatives", payloads: [], kind });
+  for (const [kind, file, round] of negatives) items.push({ file: await file, set: "negatives", payloads: [], kind, round });
   return items;
 }
 
@@ -293,6 +314,14 @@ async function cpuTimed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [out, Math.round((d.user + d.system) / 100) / 10];
 }
 
+/** One miss as a line: round, condition, size, drawing (contrast, angle, background, seed), what was decoded. */
+function missLine(r: QrResult): string {
+  const what = r.set === "grid"
+    ? `grid ${r.sizePx} px (${r.modulePx} px/module) rotated ${r.rotation}°${r.clutter ? " on clutter" : ""}`
+    : `${r.kind} ${r.modulePx} px/module, dark ${r.draw?.dark} / light ${r.draw?.light}, ${r.draw?.angleDeg}° on ${r.draw?.background} (seed ${r.draw?.seed})`;
+  return `round ${r.round}: ${what}: ${r.decoded.length} of ${r.payloads.length} decoded${r.decoded.some((d) => !r.payloads.includes(d)) ? " (a wrong content!)" : ""}`;
+}
+
 /** ≥ 2 px per module: the size range the recall target is stated for */
 const inSpec = (r: QrItem) => (r.modulePx ?? 99) >= 2;
 
@@ -328,8 +357,9 @@ export async function evalQr(pool: DetectPool, scale: number): Promise<Record<st
   for (const r of main) for (const p of r.after.decodedBy) passCount[p] = (passCount[p] ?? 0) + 1;
   const withPayload = (rs: QrResult[], f: (r: QrResult) => Outcome) => breakdown(rs, (r) => r.kind, f);
   return {
-    detector: "zxing-wasm (zxing-cpp) reader: one pass on the JPEG (tryHarder/tryInvert, returnErrors), crop ×3 + sharpen passes on symbols it found but could not decode, and when nothing decoded two local-mean binarisations of the frame (server/detect/engines/qrcode.ts); imgType QRCODE",
+    detector: "zxing-wasm (zxing-cpp) reader (server/detect/engines/qrcode.ts): one pass on the JPEG (tryHarder/tryInvert, returnErrors); crop ×3 + sharpen passes on symbols it located but could not decode; when nothing decoded, three local-mean binarisations of the frame (3, 4, 6 px boxes); then up to 4 regions still undecoded (finder triples located in JS in the 3 px binarisation when nothing decoded, and every symbol zxing located) cut out of the luminance, enlarged to ~6 px per module, binarised over 1.5 modules and decoded again; imgType QRCODE",
     label: "positive = a frame with one or more codes; correct = every code's content reported byte for byte and nothing else. A frame with a wrong or invented content counts as fp (and, on a positive, as fn).",
+    rounds: { count: qrRounds(scale), freshFrom: FRESH_FROM_ROUND, note: "each round: the grid, the condition set and its negatives again with new seeds; EVAL_QR_ROUNDS sets the count (default EVAL_SCALE). Rounds 0–1 were looked at while tuning the passes, later rounds only scored" },
     frames: results.length,
     factors: {
       grid: { sizesPx: SIZES, rotationsDeg: ROTATIONS, payloads: PAYLOADS.length, backgrounds: { plain: PLAIN, clutter: CLUTTER.map((b) => `${b} + caption`) }, note: "size = rendered width with a 2-module quiet zone, before rotation (60 px = 1.5–1.8 px per module); random position in the 1280x720 frame" },
@@ -361,7 +391,19 @@ export async function evalQr(pool: DetectPool, scale: number): Promise<Record<st
     stress: summarize(results.filter((r) => r.set === "stress").map(shipped)),
     scored: "no: a decode that passes the code's error correction is reported with probability 1, so there is no threshold to sweep",
     wrongContent: pos(results).filter((r) => r.decoded.length > 0 && !shipped(r).correct).map((r) => ({ kind: r.kind, payloads: r.payloads, decoded: r.decoded })),
-    missed: pos(results).filter((r) => !shipped(r).correct).map((r) => ({ kind: r.kind, modulePx: r.modulePx, payloads: r.payloads.length, decoded: r.decoded.length, file: r.file.split("/").pop() })),
+    byRound: Object.fromEntries([...new Set(results.map((r) => r.round))].sort((a, b) => a - b).map((k) => {
+      const rs = results.filter((r) => r.round === k);
+      const m = rs.filter((r) => r.set !== "stress");
+      return [`round ${k}${k >= FRESH_FROM_ROUND ? " (fresh)" : " (tuned on)"}`, {
+        atPolicy: summarize(m.map(shipped)),
+        atPolicyAtLeast2PxPerModule: summarize(m.filter(inSpec).map(shipped)),
+        beforeAtLeast2PxPerModule: summarize(m.filter(inSpec).map(before)),
+        stress: summarize(rs.filter((r) => r.set === "stress").map(shipped)),
+        missed: pos(rs).filter((r) => !shipped(r).correct).map(missLine),
+      }];
+    })),
+    freshRoundsAtLeast2PxPerModule: summarize(main.filter((r) => r.round >= FRESH_FROM_ROUND && inSpec(r)).map(shipped)),
+    missed: pos(results).filter((r) => !shipped(r).correct).map((r) => ({ round: r.round, kind: r.kind, modulePx: r.modulePx, payloads: r.payloads.length, decoded: r.decoded.length, file: r.file.split("/").pop() })),
     byCondition: { shipped: withPayload(pos(results), shipped), before: withPayload(pos(results), before) },
     byModulePx: breakdown(pos(main), (r) => (r.modulePx! < 2 ? "<2 (grid 60 px)" : r.modulePx! < 3 ? "2–3" : r.modulePx! < 5 ? "3–5" : "≥5"), shipped),
     byRotationDeg: breakdown(pos(main).filter((r) => r.set === "grid"), (r) => String(r.rotation), shipped),

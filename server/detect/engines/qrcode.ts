@@ -1,12 +1,19 @@
 // QRCODE: zxing-cpp (zxing-wasm reader build), wasm bytes read from node_modules: no network.
 //
-// readQrCodes() runs up to three kinds of pass (measured in tests/eval/qr.ts, see the README's Capabilities):
+// readQrCodes() runs up to four kinds of pass (measured in tests/eval/qr.ts, see the README's Capabilities):
 //  1. zxing on the JPEG itself (tryHarder, tryRotate, tryInvert, returnErrors): every code it decodes is kept, and
 //     every symbol it found but could not decode (a checksum error: too small, blurred, tilted) is a candidate;
 //  2. each candidate region cut out, upscaled ×3 and sharpened with sharp, decoded again (only when there are candidates);
 //  3. when nothing at all was decoded: the frame binarised in JS with a small local-mean window (three sizes) and decoded
 //     with zxing's fixed threshold. zxing's own binariser averages over ~40 px: a code whose quiet zone is darker than
-//     what surrounds it (a low-contrast code on a bright page) turns into one dark block for it.
+//     what surrounds it (a low-contrast code on a bright page) turns into one dark block for it. Symbols these passes
+//     locate without decoding are candidates too;
+//  4. regions still undecoded: when nothing was decoded, the finder triples that server/detect/qr/finders.ts locates in
+//     pass 3's smallest-window binarisation (zxing keeps few finder triples per frame and, in clutter, loses a small,
+//     turned or faint code's to the clutter's), then every candidate zxing located; each region's luminance cut out,
+//     enlarged bilinearly to ~6 px per module, binarised with a local mean over 1.5 modules and decoded (read again
+//     as it is only when zxing located a symbol in it). At most 4 regions; a frame without finder triples or
+//     candidates (most frames without a code) pays only for the scan (~1 ms; ~15 in fine texture such as noise).
 // A second decoder (jsQR 1.4) was measured and left out: lower recall on every condition, slower, and it returned
 // empty "codes" for two multi-code frames.
 import { readFile } from "node:fs/promises";
@@ -15,7 +22,11 @@ import sharp from "sharp";
 import { prepareZXingModule, readBarcodes, type ReaderOptions, type ReadResult } from "zxing-wasm/reader";
 import { POLICY } from "../policy";
 import type { DetectedObject } from "../types";
+import { findFinders, finderRegions, type SymbolRegion } from "../qr/finders";
+import { localMeanThreshold, lumaCrop, upscaleBilinear } from "../qr/threshold";
 import type { Engine, EngineOutput, Frame, FrameRequest } from "./engine";
+
+export { localMeanThreshold };
 
 const require = createRequire(import.meta.url);
 
@@ -26,7 +37,7 @@ export interface QrCode {
   text: string;
   /** [x1, y1, x2, y2] in frame pixels */
   location: [number, number, number, number];
-  /** which pass decoded it: "zxing", "zxing-crop-x3", "zxing-local-threshold-r<radius>" */
+  /** which pass decoded it: "zxing", "zxing-crop-x3", "zxing-local-threshold-r<radius>", "zxing-region-x<scale>[-threshold]" */
   pass: string;
 }
 
@@ -48,6 +59,10 @@ const MAX_CANDIDATES = 4;
 const CROP_SCALE = 3;
 /** local-mean box radii (px) of the binarised fallback: about 1.5 × the module size, for 2, 3 and 4 px modules */
 const LOCAL_RADII = [3, 4, 6] as const;
+/** pass 4: at most this many regions, each scaled to about this many px per module, and no side over REGION_MAX_PX */
+const MAX_REGIONS = 4;
+const REGION_MODULE_PX = 6;
+const REGION_MAX_PX = 1000;
 
 let ready: Promise<unknown> | undefined;
 /** Instantiates the zxing wasm once per thread (from node_modules: no network). */
@@ -76,52 +91,14 @@ function pgm(data: Uint8Array, width: number, height: number): Uint8Array {
   return out;
 }
 
-/** Summed-area table of a greyscale image: (width + 1) × (height + 1), row-major. */
-export function integralImage(grey: Uint8Array, width: number, height: number): Uint32Array {
-  const W1 = width + 1;
-  const I = new Uint32Array(W1 * (height + 1));
-  for (let y = 0; y < height; y++) {
-    let row = 0;
-    const o = (y + 1) * W1 + 1;
-    const g = y * width;
-    for (let x = 0; x < width; x++) {
-      row += grey[g + x];
-      I[o + x] = I[o - W1 + x] + row;
-    }
-  }
-  return I;
-}
+type Box = [number, number, number, number];
 
-/**
- * 0 where a pixel is darker than the mean of its (2r+1)² box (clipped at the edges) by more than `bias` grey levels,
- * else 255. `integral` (integralImage of the same pixels) is shared between radii.
- */
-export function localMeanThreshold(grey: Uint8Array, width: number, height: number, r: number, bias = 2, integral = integralImage(grey, width, height)): Uint8Array {
-  const W1 = width + 1;
-  const I = integral;
-  const x0 = new Int32Array(width);
-  const x1 = new Int32Array(width);
-  for (let x = 0; x < width; x++) {
-    x0[x] = Math.max(0, x - r);
-    x1[x] = Math.min(width, x + r + 1);
-  }
-  const out = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++) {
-    const top = Math.max(0, y - r);
-    const bottom = Math.min(height, y + r + 1);
-    const a = top * W1;
-    const b = bottom * W1;
-    const rows = bottom - top;
-    const o = y * width;
-    for (let x = 0; x < width; x++) {
-      const l = x0[x];
-      const rr = x1[x];
-      const sum = I[b + rr] - I[a + rr] - I[b + l] + I[a + l];
-      out[o + x] = (grey[o + x] + bias) * (rr - l) * rows < sum ? 0 : 255;
-    }
-  }
-  return out;
+/** The region cut out around a located symbol: its box grown by 0.6 × its side each way, clipped to the frame. */
+function regionAround([x1, y1, x2, y2]: Box, W: number, H: number): Box {
+  const s = Math.max(x2 - x1, y2 - y1, 16);
+  return [Math.max(0, Math.floor(x1 - 0.6 * s)), Math.max(0, Math.floor(y1 - 0.6 * s)), Math.min(W, Math.ceil(x2 + 0.6 * s)), Math.min(H, Math.ceil(y2 + 0.6 * s))];
 }
+const within = (a: Box, b: Box, slack = 4) => a[0] >= b[0] - slack && a[1] >= b[1] - slack && a[2] <= b[2] + slack && a[3] <= b[3] + slack;
 
 /** Every QR / Micro QR code in a frame (JPEG or any image sharp reads); a symbol read by two passes is reported once. */
 export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "full"): Promise<QrRead> {
@@ -145,23 +122,26 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
   const meta = await sharp(image).metadata();
   const W = meta.width ?? 0;
   const H = meta.height ?? 0;
+  const covered = (reg: Box) => codes.some((c) => within(c.location, reg, 0));
+  /** symbols located but not decoded by the passes so far, with the region cut around each for pass 2 */
+  const candidates: Array<{ result: ReadResult; region: Box }> = [];
+  const addCandidates = (rs: ReadResult[]) => {
+    for (const r of rs) {
+      if (r.isValid) continue;
+      const symbol = box(r);
+      const region = regionAround(symbol, W, H);
+      // the same symbol is often reported twice (QR and Micro QR, or two finder triples): one region covers both
+      if (candidates.some((c) => within(region, c.region)) || region[2] - region[0] < 8 || region[3] - region[1] < 8) continue;
+      candidates.push({ result: r, region });
+    }
+  };
+  addCandidates(first);
   // 2. symbols zxing located but could not decode: their region, upscaled and sharpened
-  const candidates = first.filter((r) => !r.isValid).map((r) => box(r));
-  const regions: Array<[number, number, number, number]> = [];
-  for (const [x1, y1, x2, y2] of candidates) {
-    const s = Math.max(x2 - x1, y2 - y1, 16);
-    const left = Math.max(0, Math.floor(x1 - 0.6 * s));
-    const top = Math.max(0, Math.floor(y1 - 0.6 * s));
-    const right = Math.min(W, Math.ceil(x2 + 0.6 * s));
-    const bottom = Math.min(H, Math.ceil(y2 + 0.6 * s));
-    // the same symbol is often reported twice (QR and Micro QR, or two finder triples): one crop covers both
-    const inside = regions.some(([l, t, r, b]) => left >= l - 4 && top >= t - 4 && right <= r + 4 && bottom <= b + 4);
-    const covered = codes.some((c) => c.location[0] >= left && c.location[1] >= top && c.location[2] <= right && c.location[3] <= bottom);
-    if (inside || covered || right - left < 8 || bottom - top < 8) continue;
-    regions.push([left, top, right, bottom]);
-    if (regions.length >= MAX_CANDIDATES) break;
-  }
-  for (const [left, top, right, bottom] of regions) {
+  let cropped = 0;
+  for (const { region } of candidates) {
+    const [left, top, right, bottom] = region;
+    if (covered(region)) continue;
+    if (++cropped > MAX_CANDIDATES) break;
     passes.push(`zxing-crop-x${CROP_SCALE}`);
     const { data, info } = await sharp(image)
       .extract({ left, top, width: right - left, height: bottom - top })
@@ -172,22 +152,88 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
       .toBuffer({ resolveWithObject: true });
     for (const r of await readBarcodes(pgm(data, info.width, info.height), { ...BASE, tryDownscale: false })) add(r, `zxing-crop-x${CROP_SCALE}`, CROP_SCALE, left, top);
   }
-  if (codes.length > 0) return { codes, passes };
 
-  // 3. nothing decoded: small-window binarisations of the whole frame
-  // the green channel stands in for luminance (its largest term): a third of the CPU of libvips' greyscale conversion
-  const { data: grey, info } = await sharp(image).extractChannel((meta.channels ?? 3) >= 3 ? 1 : 0).raw().toBuffer({ resolveWithObject: true });
-  const integral = integralImage(grey, info.width, info.height);
-  for (const r of LOCAL_RADII) {
-    const pass = `zxing-local-threshold-r${r}`;
+  let localBin: Uint8Array | undefined;
+  if (codes.length === 0) {
+    // 3. nothing decoded: small-window binarisations of the whole frame
+    // the green channel stands in for luminance (its largest term): a third of the CPU of libvips' greyscale conversion
+    const { data: grey, info } = await sharp(image).extractChannel((meta.channels ?? 3) >= 3 ? 1 : 0).raw().toBuffer({ resolveWithObject: true });
+    for (const r of LOCAL_RADII) {
+      const pass = `zxing-local-threshold-r${r}`;
+      passes.push(pass);
+      const bin = localMeanThreshold(grey, info.width, info.height, r, 2);
+      if (r === LOCAL_RADII[0]) localBin = bin;
+      // already binary: zxing's fixed threshold, no rotation (nothing for QR), downscaling or inversion (inverted
+      // codes are read by the first pass; this one is for dark-on-light codes its binariser lost); the symbols it
+      // locates but cannot decode are candidates for pass 4
+      const found = await readBarcodes(pgm(bin, info.width, info.height), { ...BASE, returnErrors: true, binarizer: "FixedThreshold", tryRotate: false, tryDownscale: false, tryInvert: false });
+      for (const res of found) add(res, pass);
+      if (codes.length > 0) break;
+      addCandidates(found);
+    }
+  }
+
+  // 4. regions still undecoded: finder triples in pass 3's r3 binarisation (only when nothing was decoded), then the
+  //    symbols zxing located in any pass; luminance (decoded once, only when there is a region) cut out and enlarged
+  const regions: SymbolRegion[] = [];
+  if (codes.length === 0 && localBin) regions.push(...finderRegions(findFinders(localBin, W, H), W, H, MAX_REGIONS));
+  for (const c of candidates) {
+    const reg = candidateRegion(c.result, W, H);
+    if (reg && !regions.some((r) => within(reg.box, r.box))) regions.push(reg);
+  }
+  let rgb: { data: Buffer; width: number; channels: number } | undefined;
+  let tried = 0;
+  for (const { box: region, module } of regions) {
+    if (tried >= MAX_REGIONS) break;
+    if (covered(region)) continue;
+    tried++;
+    if (!rgb) {
+      const { data, info } = await sharp(image).raw().toBuffer({ resolveWithObject: true });
+      rgb = { data, width: info.width, channels: info.channels };
+    }
+    const [left, top, right, bottom] = region;
+    const w = right - left;
+    const h = bottom - top;
+    const scale = Math.max(1, Math.min(4, Math.round(REGION_MODULE_PX / module), Math.floor(REGION_MAX_PX / Math.max(w, h))));
+    const cw = w * scale;
+    const ch = h * scale;
+    const crop = upscaleBilinear(lumaCrop(rgb.data, rgb.width, rgb.channels, region), w, h, scale);
+    const n0 = codes.length;
+    const pass = `zxing-region-x${scale}`;
+    passes.push(`${pass}-threshold`);
+    const bin = localMeanThreshold(crop, cw, ch, Math.max(2, Math.round(1.5 * module * scale)), 1);
+    // dark-on-light after the threshold (the locator finds dark finders only): no inversion
+    const seen = await readBarcodes(pgm(bin, cw, ch), { ...BASE, returnErrors: true, binarizer: "FixedThreshold", tryRotate: false, tryDownscale: false, tryInvert: false });
+    for (const r of seen) add(r, `${pass}-threshold`, scale, left, top);
+    // read as it is only when zxing located a symbol in the binarised cut-out (most locator regions in texture: none)
+    if (codes.length > n0 || seen.length === 0) continue;
     passes.push(pass);
-    const bin = localMeanThreshold(grey, info.width, info.height, r, 2, integral);
-    // already binary: zxing's fixed threshold, no rotation (nothing for QR), downscaling or inversion (inverted
-    // codes are read by the first pass; this one is for dark-on-light codes its binariser lost)
-    for (const res of await readBarcodes(pgm(bin, info.width, info.height), { ...BASE, binarizer: "FixedThreshold", tryRotate: false, tryDownscale: false, tryInvert: false })) add(res, pass);
-    if (codes.length > 0) break;
+    for (const r of await readBarcodes(pgm(crop, cw, ch), { ...BASE, tryRotate: false, tryDownscale: false })) add(r, pass, scale, left, top);
   }
   return { codes, passes };
+}
+
+/**
+ * The region to cut around a symbol zxing located but could not decode, and its module size (shortest side over the
+ * symbol's modules). A Micro QR or rMQR reading is often one finder of a larger QR code: grown by 30 modules. A QR
+ * reading whose sides disagree (a finder triple with a stray third pattern) is left to the finder locator.
+ */
+function candidateRegion(r: ReadResult, W: number, H: number): SymbolRegion | undefined {
+  const p = r.position;
+  const pts = [p.topLeft, p.topRight, p.bottomRight, p.bottomLeft];
+  const sides = pts.map((a, i) => Math.hypot(a.x - pts[(i + 1) % 4].x, a.y - pts[(i + 1) % 4].y));
+  const shortest = Math.min(...sides);
+  const n = Math.max(r.symbol?.width ?? 0, r.symbol?.height ?? 0);
+  const module = Math.max(1, n > 0 ? shortest / Math.min(r.symbol.width, r.symbol.height) : shortest / 25);
+  const [x1, y1, x2, y2] = box(r);
+  const s = Math.max(x2 - x1, y2 - y1, 16);
+  const single = r.format === "MicroQRCode" || r.format === "RMQRCode";
+  if (!single && Math.max(...sides) > 1.6 * shortest) return undefined;
+  const grow = single ? Math.max(0.6 * s, 30 * module) : Math.max(0.6 * s, 8 * module);
+  return {
+    box: [Math.max(0, Math.floor(x1 - grow)), Math.max(0, Math.floor(y1 - grow)), Math.min(W, Math.ceil(x2 + grow)), Math.min(H, Math.ceil(y2 + grow))],
+    module,
+  };
 }
 
 export class QrCodeEngine implements Engine {
