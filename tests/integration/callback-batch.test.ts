@@ -13,28 +13,9 @@ import { createStreamsDashboard } from "../../server/dashboard/streams";
 import { hashToken } from "../../server/dashboard/tokens";
 import { openStore, type Store } from "../../server/store/db";
 import { dashboardStreams, receivedCallbacks } from "../../server/store/schema";
+import { frameResultBody, type Level } from "../support/callback-bodies";
 
-type Level = "PASS" | "REVIEW" | "REJECT";
-
-const frameBody = (requestId: string, n: number, level: Level, detectType?: 1 | 2) => ({
-  code: 1100,
-  message: "Success",
-  requestId: `${requestId}_v${n}`,
-  contentType: 1,
-  statCode: 0,
-  frameDetail: {
-    imgUrl: `http://127.0.0.1:9/media/${requestId}-${n}.jpg`,
-    riskLevel: level,
-    riskLabel1: level === "PASS" ? "normal" : "ad",
-    riskLabel2: level === "PASS" ? "" : "ad",
-    riskLabel3: level === "PASS" ? "" : "ad",
-    riskDescription: level === "PASS" ? "正常" : "广告",
-    riskDetail: { riskSource: level === "PASS" ? 1000 : 1001 },
-    allLabels: [],
-    businessLabels: [],
-    auxInfo: { beginProcessTime: 1, finishProcessTime: 2, imgTime: "2026-01-01 10:00:00.000", ...(detectType ? { detectType } : {}) },
-  },
-});
+const frameBody = (requestId: string, n: number, level: Level, detectType?: 1 | 2) => frameResultBody(requestId, n, level, { detectType, imgUrl: `http://127.0.0.1:9/media/${requestId}-${n}.jpg` });
 
 describe("group commit of live callbacks", () => {
   let store: Store;

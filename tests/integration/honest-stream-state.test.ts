@@ -10,12 +10,12 @@ import type { ModerationClient } from "../../lib/client";
 import type { StreamSummary } from "../../lib/dashboard-api";
 import { streamsBehind } from "../../server/dashboard/status";
 import { waitFor } from "../support/net";
+import { frameResultBody, type Level } from "../support/callback-bodies";
 import { createStreamsDashboard } from "../../server/dashboard/streams";
 import { hashToken } from "../../server/dashboard/tokens";
 import { openStore, type Store } from "../../server/store/db";
 import { dashboardStreams, receivedCallbacks } from "../../server/store/schema";
 
-type Level = "PASS" | "REVIEW" | "REJECT";
 
 describe("honest live state in the dashboard's stream record", () => {
   let store: Store;
@@ -48,25 +48,7 @@ describe("honest live state in the dashboard's stream record", () => {
   let frameNo = 0;
   const frame = async (requestId: string, level: Level, detectType?: 1 | 2) => {
     frameNo += 1;
-    const body = {
-      code: 1100,
-      message: "Success",
-      requestId: `${requestId}_v${frameNo}`,
-      contentType: 1,
-      statCode: 0,
-      frameDetail: {
-        imgUrl: "http://127.0.0.1:9/media/f.jpg",
-        riskLevel: level,
-        riskLabel1: level === "PASS" ? "normal" : "ad",
-        riskLabel2: level === "PASS" ? "" : "ad",
-        riskLabel3: level === "PASS" ? "" : "ad",
-        riskDescription: level === "PASS" ? "正常" : "广告",
-        riskDetail: { riskSource: level === "PASS" ? 1000 : 1001 },
-        allLabels: [],
-        businessLabels: [],
-        auxInfo: { beginProcessTime: 1, finishProcessTime: 2, imgTime: "2026-01-01 10:00:00.000", ...(detectType ? { detectType } : {}) },
-      },
-    };
+    const body = frameResultBody(requestId, frameNo, level, { detectType });
     const answer = await streams.receive(`token-${requestId}`, JSON.stringify(body), new Headers({ "webhook-id": `msg_${++delivery}` }));
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
   };
