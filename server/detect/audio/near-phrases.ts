@@ -5,18 +5,10 @@
 // within two letters of them lies too much ordinary speech.
 import type { RiskLevel } from "../../../lib/contract/taxonomy";
 import { entryId } from "../lists/model";
+import type { NearPhrasePolicy } from "./policy";
 import type { CompiledAudioLists, TextHit } from "./text-lists";
 import type { Transcript } from "./stt/transcript";
 import { editDistance } from "../text/edit-distance";
-
-export interface NearPhrasePolicy {
-  /** phrases with fewer letters (spaces and punctuation left out) are matched exactly only */
-  minLetters: number;
-  /** edit distance ÷ the longer spelling, at most */
-  maxDistance: number;
-  /** the level of a near match (the entry's own level when lower) */
-  maxLevel: RiskLevel;
-}
 
 const letters = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
 const RANK: Record<RiskLevel, number> = { PASS: 0, REVIEW: 1, REJECT: 2 };

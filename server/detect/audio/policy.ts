@@ -1,6 +1,5 @@
 // Audio decision policy: every threshold and label the audio detectors apply, in one place.
 import type { RiskLevel } from "../../../lib/contract/taxonomy";
-import type { NearPhrasePolicy } from "./near-phrases";
 import type { SongPolicy } from "./song";
 
 export interface KwsPolicy {
@@ -18,6 +17,16 @@ export interface KwsPolicy {
   agreeMaxDistance: number;
   /** … looked for this far (s) either side of the spotted time (Moonshine's word times are spread over their stretch) */
   agreeWindowSec: number;
+}
+
+/** Near-phrase matching of a spelling recogniser's transcript (near-phrases.ts). */
+export interface NearPhrasePolicy {
+  /** phrases with fewer letters (spaces and punctuation left out) are matched exactly only */
+  minLetters: number;
+  /** edit distance ÷ the longer spelling, at most */
+  maxDistance: number;
+  /** the level of a near match (the entry's own level when lower) */
+  maxLevel: RiskLevel;
 }
 
 export type ReferenceListName = "anthem" | "banned_songs" | "copyright_songs";
