@@ -60,9 +60,8 @@ export async function acceptStreamCallback(d: Pick<StreamsDeps, "db" | "publishE
   const stored = await storeCallback(d.db, { requestId: stream.requestId, kind, body, deliveryId, receivedAt: now });
   if ("gone" in stored) return { status: 404, body: { ok: false, error: "unknown receiver" } };
   if ("duplicate" in stored) return { status: 200, body: { ok: true, duplicate: true } };
-  const saved = stored;
-  d.publishEvent({ id: saved.id, requestId: stream.requestId, kind, receivedAt: now.toISOString(), body });
-  await feedIncidents(d.db, { kind: "stream", requestId: stream.requestId, callbackId: saved.id, receivedAt: now, body });
+  d.publishEvent({ id: stored.id, requestId: stream.requestId, kind, receivedAt: now.toISOString(), body });
+  await feedIncidents(d.db, { kind: "stream", requestId: stream.requestId, callbackId: stored.id, receivedAt: now, body });
   await publishSummarySoon(d, stream.requestId, { final: kind === "end" });
   return { status: 200, body: { ok: true } };
 }

@@ -167,11 +167,7 @@ export class SpeechText {
     const fromOffset = full.text.length - current.text.length;
     const exact = matchTranscript(full, state.lists, types, { fromOffset, defaultConf: conf }, th);
     // a recogniser that spells what it heard: list phrases it nearly wrote go to a human too
-    const near = (t.kind === "moonshine" ? nearPhraseHits(full, state.lists, types, exact, P.text.near, fromOffset) : []).flatMap((h) => {
-      // the operator's thresholds for the list apply as to exact hits, and a near match stays a question for a human
-      const level = th.level(`speech:${h.matchedLists[0].name}`, h.probability, h.riskLevel);
-      return level ? [{ ...h, riskLevel: level === "REJECT" ? P.text.near.maxLevel : level }] : [];
-    });
+    const near = t.kind === "moonshine" ? nearPhraseHits(full, state.lists, types, exact, P.text.near, fromOffset, th) : [];
     const hits = [...exact, ...near].map(toAudioHit);
     return { hits, text: full.text, segmentText: current.text, spliced: current.spliced, timingsMs };
   }

@@ -1,6 +1,6 @@
 // One transcript from the recognisers: free transcription, with acoustically spotted phrases spliced in where it missed them.
 import type { KwsHit, KwsPhrase, SttWord } from "./pocketsphinx";
-import { editDistance } from "../../text/edit-distance";
+import { closestRun, lettersOf } from "../../text/spelling";
 
 export interface Token {
   text: string;
@@ -185,21 +185,12 @@ export function spokenTranscript(parts: readonly SpokenPart[]): Transcript {
  * (pocketsphinx spotting alone raises abuse phrases on noisy neutral speech).
  */
 export function agreeingHits(t: Transcript, hits: readonly KwsHit[], phrases: ReadonlyMap<string, KwsPhrase>, o: { maxDistance: number; windowSec: number }): KwsHit[] {
-  const letters = (x: string) => x.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
   const out: KwsHit[] = [];
   for (const h of hits) {
-    const want = letters(phrases.get(h.phrase)?.text ?? h.phrase);
-    if (!want) continue;
+    const want = phrases.get(h.phrase)?.text ?? h.phrase;
+    if (!lettersOf(want)) continue;
     const near = t.tokens.filter((k) => k.endSec >= h.startSec - o.windowSec && k.startSec <= h.endSec + o.windowSec);
-    let best: { d: number; from: number; to: number } | null = null;
-    for (let i = 0; i < near.length; i++) {
-      let run = "";
-      for (let j = i; j < near.length && run.length < want.length * 2; j++) {
-        run += letters(near[j].text);
-        const d = editDistance(run, want) / Math.max(run.length, want.length);
-        if (!best || d < best.d) best = { d, from: i, to: j };
-      }
-    }
+    const best = closestRun(near.map((k) => k.text), want, { minRatio: 0, maxRatio: 2 });
     if (best && best.d <= o.maxDistance) out.push({ ...h, startSec: near[best.from].startSec, endSec: near[best.to].endSec });
   }
   return out;
