@@ -14,6 +14,11 @@ export class LiveClock {
     if (this.offsetMs === null || offset < this.offsetMs) this.offsetMs = offset;
   }
 
+  /** The clock's current time (ms). */
+  nowMs(): number {
+    return this.now();
+  }
+
   /** Wall-clock time at which media time `mediaSec` was live (capped at now). */
   wallAt(mediaSec: number): Date {
     const now = this.now();

@@ -40,6 +40,8 @@ export class LiveOutput {
   private nextFrame: number;
   private nextSegment: number;
   private lastCapturedMs = 0;
+  /** the media time of the last frame, on the clock it was read with */
+  private last: { clock: LiveClock; pts: number } | null = null;
   private announcedStart = false;
   private chain: Promise<void>;
 
@@ -74,13 +76,26 @@ export class LiveOutput {
     clock.observe(pts);
     const index = this.o.nextIndex ? this.o.nextIndex.frame() : this.nextFrame++;
     const file = path.join(this.o.outDir, `f${index}.jpg`);
-    // never earlier than the previous frame: the clock's offset only settles after the join burst
-    this.lastCapturedMs = Math.max(this.lastCapturedMs, clock.wallAt(pts).getTime());
+    this.lastCapturedMs = this.captureTime(clock, pts);
+    this.last = { clock, pts };
     const frame: LiveFrame = { index, capturedAt: new Date(this.lastCapturedMs), streamTimeSec: round3(pts), path: file };
     this.enqueue(file, image, () => {
       this.counters.frames++;
       safeCall(this.o.onFrame, frame);
     });
+  }
+
+  /**
+   * Capture times strictly increase. The clock's offset only settles after the join burst, so a frame of the
+   * burst may map to a time before the previous frame's: it is then placed after the previous frame by the
+   * media time between them (not in the future), and at least 1 ms after it.
+   */
+  private captureTime(clock: LiveClock, pts: number): number {
+    const wall = clock.wallAt(pts).getTime();
+    if (this.lastCapturedMs === 0) return wall;
+    const step = this.last && this.last.clock === clock && pts > this.last.pts ? Math.round((pts - this.last.pts) * 1000) : 1;
+    const stepped = Math.min(this.lastCapturedMs + step, clock.nowMs());
+    return Math.max(wall, stepped, this.lastCapturedMs + 1);
   }
 
   segment(cut: PcmCut): void {

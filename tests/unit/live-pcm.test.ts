@@ -3,6 +3,11 @@ import assert from "node:assert/strict";
 import { LiveClock } from "../../server/ingest/live-clock";
 import { encodeWavPcm16, PcmSegmenter, pcmToInt16 } from "../../server/ingest/live-pcm";
 import { readWavPcm16 } from "../../server/ingest/wav";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { LiveOutput } from "../../server/ingest/live-output";
+import type { LiveFrame } from "../../server/ingest/live-types";
 
 /** s16le samples 0, 1, 2, … n-1 (wrapping), so every cut can be checked sample by sample. */
 function ramp(n: number): Buffer {
@@ -73,4 +78,23 @@ test("the live clock maps media time to when it was live, never in the future", 
   clock.observe(3); // real time from here on: the offset holds
   assert.equal(clock.wallAt(3).getTime(), 1_001_000);
   assert.equal(clock.wallAt(10).getTime(), now, "capped at now");
+});
+
+test("frames of a join burst get strictly increasing capture times, never ahead of the clock by more than a ms a frame", async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "live-output-"));
+  let now = 5_000_000;
+  const clock = new LiveClock(() => now);
+  const frames: LiveFrame[] = [];
+  const out = new LiveOutput({ outDir: dir, onFrame: (f) => void frames.push(f), onSegment: () => undefined }, { frames: 0, segments: 0 }, { clock: () => clock, stopped: () => false, writeFailed: () => undefined });
+  const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
+  out.frame(jpeg, 10); // the first frame of the burst: stamped now
+  out.frame(jpeg, 11); // the same instant, 1 s of media later: the offset moves, its wall time would fall before the first
+  out.frame(jpeg, 12);
+  now += 1000;
+  out.frame(jpeg, 13); // live from here
+  await out.written;
+  const times = frames.map((f) => f.capturedAt.getTime());
+  for (let i = 1; i < times.length; i++) assert.ok(times[i] > times[i - 1], `capture times increase: ${times.join(", ")}`);
+  assert.ok(times.every((t) => t <= now + 3), `never (more than a ms a frame) in the future: ${times.join(", ")}`);
+  await rm(dir, { recursive: true, force: true });
 });

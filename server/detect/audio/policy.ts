@@ -1,4 +1,5 @@
 // Audio decision policy: every threshold and label the audio detectors apply, in one place.
+import type { VerifyPolicy } from "./verify-phrases";
 import type { RiskLevel } from "../../../lib/contract/taxonomy";
 import type { SongPolicy } from "./song";
 
@@ -68,6 +69,8 @@ export const AUDIO_POLICY = {
     riskSource: 1001 as const,
     /** Moonshine's transcript: a run of words within 20 % edits of a list phrase of 12+ letters → REVIEW (near-phrases.ts) */
     near: { minLetters: 12, maxDistance: 0.2, maxLevel: "REVIEW" } as NearPhrasePolicy,
+    /** Moonshine: list phrases spelled near a run of its words, scored against the audio (verify-phrases.ts) */
+    verify: { minLetters: 4, maxSpelling: 0.6, maxCandidates: 8, margin: Number(process.env.SPEECH_VERIFY_MARGIN ?? 3) } as VerifyPolicy,
   },
   known: {
     riskSource: 1003 as const,

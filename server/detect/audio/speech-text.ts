@@ -14,6 +14,7 @@ import { POCKETSPHINX_MODEL_DIR, prepareKws, readCmuDict, spotKeywords, transcri
 import { nearPhraseHits } from "./near-phrases";
 import { MoonshineStt, moonshineModelDir } from "./stt/moonshine";
 import { transcribeRemote } from "./stt/openai";
+import { verifyPhrases } from "./verify-phrases";
 import { agreeingHits, freeTranscript, prependText, protectedMatches, spliceSpotted, spokenTranscript, textTranscript, type Transcript } from "./stt/transcript";
 import { compileAudioLists, matchTranscript, type CompiledAudioLists, type TextHit } from "./text-lists";
 import type { TranscriberOption } from "./types";
@@ -176,7 +177,7 @@ export class SpeechText {
   private async moonshine(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, types: ReadonlySet<string>, timingsMs: Record<string, number>, state: ListState): Promise<Transcript> {
     const kws = state.kws;
     const [spoken, spotted] = await Promise.all([
-      timed(timingsMs, "stt", () => this.recognise(audio, voiced)),
+      timed(timingsMs, "stt", () => this.recognise(audio, voiced, phrasesFor(state, types))),
       kws && kws.phrases.size > 0 ? this.withPadded(audio, (wav) => timed(timingsMs, "kws", () => spotKeywords(wav, kws, { bin: this.o.pocketsphinx, timeoutMs: P.stt.timeoutMs }))) : Promise.resolve([]),
     ]);
     // Moonshine's word times are estimates: a spotted phrase goes in only where the words written there agree with it
@@ -184,8 +185,12 @@ export class SpeechText {
     return this.splice(spoken, agreeing, types, state);
   }
 
-  /** Each voiced stretch (spans closer than P.stt.joinGapSec joined, P.stt.marginSec added each side) transcribed on its own. */
-  private async recognise(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>): Promise<Transcript> {
+  /**
+   * Each voiced stretch (spans closer than P.stt.joinGapSec joined, P.stt.marginSec added each side) transcribed on
+   * its own; list phrases (`phrases`) spelled near its words are scored against its audio and written in where the
+   * audio supports them as well as what was written (verify-phrases.ts).
+   */
+  private async recognise(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, phrases: readonly string[]): Promise<Transcript> {
     const model = this.moonshineModel;
     if (!model) throw new Error("Moonshine model not loaded");
     const duration = audio.samples.length / audio.sampleRate;
@@ -196,6 +201,7 @@ export class SpeechText {
       else stretches.push({ ...s });
     }
     const parts = [];
+    const verified: string[] = [];
     for (const s of stretches) {
       // the model sometimes ends at once on a stretch it cannot place: heard nothing, it hears the tighter crop
       for (const margin of [P.stt.marginSec, P.stt.retryMarginSec]) {
@@ -203,11 +209,15 @@ export class SpeechText {
         const endSec = Math.min(duration, s.endSec + margin);
         const heard = await model.transcribe(audio.samples.subarray(Math.floor(startSec * audio.sampleRate), Math.ceil(endSec * audio.sampleRate)));
         if (!heard.text) continue;
-        parts.push({ text: heard.text, conf: heard.conf, startSec, endSec });
+        const reading = await verifyPhrases(model, heard, phrases, P.text.verify);
+        if (process.env.SPEECH_VERIFY_DEBUG) console.error(`[verify] ${JSON.stringify({ heard: heard.text, ...reading })}`);
+        verified.push(...reading.verified);
+        parts.push({ text: reading.text, conf: heard.conf, startSec, endSec });
         break;
       }
     }
-    return spokenTranscript(parts);
+    const t = spokenTranscript(parts);
+    return { ...t, spliced: [...t.spliced, ...verified] };
   }
 
   private async pocketsphinx(audio: MonoAudio, types: ReadonlySet<string>, timingsMs: Record<string, number>, state: ListState): Promise<Transcript> {
@@ -244,6 +254,11 @@ export class SpeechText {
     const matched = matchTranscript(t, state.lists, types, { fromOffset: 0, defaultConf: 1 });
     return spliceSpotted(t, relevant, kws.phrases, { minProb: P.kws.minProb, protect: protectedMatches(t, positionsOf(matched)) });
   }
+}
+
+/** The phrase entries of the lists answering the requested types. */
+function phrasesFor(state: ListState, types: ReadonlySet<string>): string[] {
+  return [...state.phraseTypes].filter(([, ts]) => ts.some((x) => types.has(x))).map(([phrase]) => phrase);
 }
 
 async function timed<T>(timingsMs: Record<string, number>, key: string, fn: () => Promise<T>): Promise<T> {

@@ -34,6 +34,14 @@ export interface SpokenText {
   tokens: number;
 }
 
+/** What the model heard in one stretch, kept so other readings of it can be scored against the audio (`logProb`). */
+export interface Heard extends SpokenText {
+  /** the chosen token ids (no start or end token) */
+  ids: number[];
+  /** the encoder's output for the stretch */
+  encoded: Tensor;
+}
+
 export class MoonshineStt {
   private constructor(
     private readonly ort: typeof import("onnxruntime-node"),
@@ -54,15 +62,10 @@ export class MoonshineStt {
   }
 
   /** Text of 16 kHz mono samples holding speech (give it the voiced part: long silence makes it stop early). */
-  async transcribe(samples: Float32Array): Promise<SpokenText> {
+  async transcribe(samples: Float32Array): Promise<Heard> {
     const { ort } = this;
     const encoded = await this.encoder.run({ input_values: new ort.Tensor("float32", samples, [1, samples.length]) });
-    let past: Record<string, Tensor> = {};
-    for (let i = 0; i < SHAPE.layers; i++) {
-      for (const part of ["decoder", "encoder"]) {
-        for (const kv of ["key", "value"]) past[`past_key_values.${i}.${part}.${kv}`] = new ort.Tensor("float32", new Float32Array(0), [0, SHAPE.heads, 1, SHAPE.headDim]);
-      }
-    }
+    let past = this.emptyPast();
     const pastNames = Object.keys(past);
     const presentNames = pastNames.map((n) => n.replace("past_key_values", "present"));
     const tokens: number[] = [];
@@ -89,12 +92,55 @@ export class MoonshineStt {
       past = next;
     }
     const text = tokens.length ? llamaTokenizer.decode([START, ...tokens]).trim() : "";
-    return { text, conf: tokens.length ? probSum / tokens.length : 0, tokens: tokens.length };
+    return { text, conf: tokens.length ? probSum / tokens.length : 0, tokens: tokens.length, ids: tokens, encoded: encoded.last_hidden_state };
+  }
+
+  /** Token ids of `text` as the model writes it. */
+  tokenize(text: string): number[] {
+    return llamaTokenizer.encode(text, false, true);
+  }
+
+  /**
+   * Log probability (natural log) that the model writes exactly `ids`, then ends, for the audio behind `encoded`:
+   * one decoder pass over the whole sequence (teacher forcing), so any two readings of a stretch can be compared.
+   */
+  async logProb(encoded: Tensor, ids: readonly number[]): Promise<number> {
+    const { ort } = this;
+    const input = [START, ...ids];
+    const out = await this.decoder.run({
+      input_ids: new ort.Tensor("int64", BigInt64Array.from(input.map(BigInt)), [1, input.length]),
+      encoder_hidden_states: encoded,
+      use_cache_branch: new ort.Tensor("bool", [false], [1]),
+      ...this.emptyPast(),
+    });
+    const logits = out.logits.data as Float32Array;
+    const vocab = out.logits.dims[2];
+    let sum = 0;
+    [...ids, END].forEach((id, k) => (sum += logSoftmaxAt(logits, k * vocab, vocab, id)));
+    return sum;
+  }
+
+  private emptyPast(): Record<string, Tensor> {
+    const past: Record<string, Tensor> = {};
+    for (let i = 0; i < SHAPE.layers; i++) {
+      for (const part of ["decoder", "encoder"]) {
+        for (const kv of ["key", "value"]) past[`past_key_values.${i}.${part}.${kv}`] = new this.ort.Tensor("float32", new Float32Array(0), [0, SHAPE.heads, 1, SHAPE.headDim]);
+      }
+    }
+    return past;
   }
 
   async close(): Promise<void> {
     await Promise.all([this.encoder.release(), this.decoder.release()]);
   }
+}
+
+function logSoftmaxAt(logits: Float32Array, from: number, n: number, id: number): number {
+  let max = -Infinity;
+  for (let k = 0; k < n; k++) max = Math.max(max, logits[from + k]);
+  let sum = 0;
+  for (let k = 0; k < n; k++) sum += Math.exp(logits[from + k] - max);
+  return logits[from + id] - max - Math.log(sum);
 }
 
 function argmaxSoftmax(logits: Float32Array, from: number, n: number): { id: number; prob: number } {
