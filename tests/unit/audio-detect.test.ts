@@ -125,6 +125,24 @@ test("a robotic espeak-ng voice (pocketsphinx heard nothing of it) over music at
   assertPositions(v);
 });
 
+test("a list phrase Moonshine misheard but the audio supports ('sin moves' for 'send nudes') is written in and goes to review", async () => {
+  const v = await detect(await speechWav("send nudes to my private account", { voice: "rms", leadSec: 0.5 }), TEXT_TYPES);
+  assert.equal(v.riskLabel1, "porn", `${v.audioText} ${JSON.stringify(v.allLabels)}`);
+  assert.equal(v.riskLevel, "REVIEW", "a reading the verifier wrote in is never a certain REJECT");
+  assert.match(v.audioText ?? "", /send nudes/i);
+  assert.deepEqual(v.riskDetail.matchedLists?.flatMap((l) => l.words.map((w) => w.entry)), ["send nudes"]);
+  assertPositions(v);
+});
+
+test("unrelated speech the verifier scores against list phrases ('pastor', 'horn') is not rewritten", async () => {
+  for (const [text, voice] of [["my brother cooked pasta for dinner yesterday", "awb"], ["she bought a warm coat at the store", "kal16"]] as const) {
+    const v = await detect(await speechWav(text, { voice, leadSec: 2 }), TEXT_TYPES);
+    assert.equal(v.vadCode, 1);
+    assert.equal(v.riskLevel, "PASS", `${v.audioText} ${JSON.stringify(v.allLabels)}`);
+    assert.doesNotMatch(v.audioText ?? "", /bastard|porn|moron/i);
+  }
+});
+
 test("SPEECH_RECOGNISER=pocketsphinx: free transcription + spotting still find 'add me on wechat'", async () => {
   const ps = createAudioDetector({ dataDir: path.join(tmp, "data-ps"), transcriber: { kind: "pocketsphinx" } });
   try {

@@ -1,5 +1,4 @@
 // Audio decision policy: every threshold and label the audio detectors apply, in one place.
-import type { VerifyPolicy } from "./verify-phrases";
 import type { RiskLevel } from "../../../lib/contract/taxonomy";
 import type { SongPolicy } from "./song";
 
@@ -28,6 +27,18 @@ export interface NearPhrasePolicy {
   maxDistance: number;
   /** the level of a near match (the entry's own level when lower) */
   maxLevel: RiskLevel;
+}
+
+/** Moonshine's readings checked against the audio (verify-phrases.ts). */
+export interface VerifyPolicy {
+  /** phrases with fewer letters are left to the exact matcher */
+  minLetters: number;
+  /** a run is a candidate when its spelling is within this edit distance ÷ the longer spelling of the phrase */
+  maxSpelling: number;
+  /** at most this many candidates (the closest spelled) are scored per stretch */
+  maxCandidates: number;
+  /** accepted when log P(reading with the phrase) ≥ log P(written reading) − marginPerLetter × the phrase's letters (nats) */
+  marginPerLetter: number;
 }
 
 export type ReferenceListName = "anthem" | "banned_songs" | "copyright_songs";
@@ -69,8 +80,12 @@ export const AUDIO_POLICY = {
     riskSource: 1001 as const,
     /** Moonshine's transcript: a run of words within 20 % edits of a list phrase of 12+ letters → REVIEW (near-phrases.ts) */
     near: { minLetters: 12, maxDistance: 0.2, maxLevel: "REVIEW" } as NearPhrasePolicy,
-    /** Moonshine: list phrases spelled near a run of its words, scored against the audio (verify-phrases.ts) */
-    verify: { minLetters: 4, maxSpelling: 0.6, maxCandidates: 8, margin: Number(process.env.SPEECH_VERIFY_MARGIN ?? 3) } as VerifyPolicy,
+    /**
+     * Moonshine: list phrases spelled near a run of its words, scored against the audio (verify-phrases.ts). The
+     * margin was set on the eval's tuning sentences: on neutral speech the closest a list phrase came was 0.86 nats a
+     * letter below the written reading ("porn" for "horn"); misheard list phrases came 0–0.7 a letter below it.
+     */
+    verify: { minLetters: 4, maxSpelling: 0.6, maxCandidates: 8, marginPerLetter: 0.75 } as VerifyPolicy,
   },
   known: {
     riskSource: 1003 as const,

@@ -151,6 +151,7 @@ export class SpeechText {
     const th = this.thresholds();
     let current: Transcript;
     let conf: number = P.stt.remoteProbability;
+    let verified: string[] = [];
     const t = this.o.transcriber;
     if (t.kind === "openai") {
       const t0 = performance.now();
@@ -159,30 +160,31 @@ export class SpeechText {
       conf = r.confidence ?? conf;
       current = textTranscript(r.text, conf);
     } else if (t.kind === "moonshine") {
-      current = await this.moonshine(audio, voiced, types, timingsMs, state);
+      ({ transcript: current, verified } = await this.moonshine(audio, voiced, types, timingsMs, state));
       conf = 1;
     } else {
       current = await this.pocketsphinx(audio, types, timingsMs, state);
     }
     const full = previousText ? prependText(previousText, current) : current;
     const fromOffset = full.text.length - current.text.length;
-    const exact = matchTranscript(full, state.lists, types, { fromOffset, defaultConf: conf }, th);
+    // a phrase the audio was found to support (not what the recogniser wrote) goes to a human: REVIEW at most
+    const exact = matchTranscript(full, state.lists, types, { fromOffset, defaultConf: conf }, th).map((h) => (isVerified(h, verified) ? capAtReview(h) : h));
     // a recogniser that spells what it heard: list phrases it nearly wrote go to a human too
     const near = t.kind === "moonshine" ? nearPhraseHits(full, state.lists, types, exact, P.text.near, fromOffset, th) : [];
     const hits = [...exact, ...near].map(toAudioHit);
-    return { hits, text: full.text, segmentText: current.text, spliced: current.spliced, timingsMs };
+    return { hits, text: full.text, segmentText: current.text, spliced: [...current.spliced, ...verified], timingsMs };
   }
 
   /** Moonshine on the voiced stretches, with pocketsphinx's spotted phrases spliced in where it misheard them. */
-  private async moonshine(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, types: ReadonlySet<string>, timingsMs: Record<string, number>, state: ListState): Promise<Transcript> {
+  private async moonshine(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, types: ReadonlySet<string>, timingsMs: Record<string, number>, state: ListState): Promise<{ transcript: Transcript; verified: string[] }> {
     const kws = state.kws;
-    const [spoken, spotted] = await Promise.all([
+    const [{ transcript: spoken, verified }, spotted] = await Promise.all([
       timed(timingsMs, "stt", () => this.recognise(audio, voiced, phrasesFor(state, types))),
       kws && kws.phrases.size > 0 ? this.withPadded(audio, (wav) => timed(timingsMs, "kws", () => spotKeywords(wav, kws, { bin: this.o.pocketsphinx, timeoutMs: P.stt.timeoutMs }))) : Promise.resolve([]),
     ]);
     // Moonshine's word times are estimates: a spotted phrase goes in only where the words written there agree with it
     const agreeing = kws ? agreeingHits(spoken, spotted.filter((h) => h.prob >= P.kws.minProb), kws.phrases, { maxDistance: P.kws.agreeMaxDistance, windowSec: P.kws.agreeWindowSec }) : [];
-    return this.splice(spoken, agreeing, types, state);
+    return { transcript: this.splice(spoken, agreeing, types, state), verified };
   }
 
   /**
@@ -190,7 +192,7 @@ export class SpeechText {
    * its own; list phrases (`phrases`) spelled near its words are scored against its audio and written in where the
    * audio supports them as well as what was written (verify-phrases.ts).
    */
-  private async recognise(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, phrases: readonly string[]): Promise<Transcript> {
+  private async recognise(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, phrases: readonly string[]): Promise<{ transcript: Transcript; verified: string[] }> {
     const model = this.moonshineModel;
     if (!model) throw new Error("Moonshine model not loaded");
     const duration = audio.samples.length / audio.sampleRate;
@@ -210,14 +212,12 @@ export class SpeechText {
         const heard = await model.transcribe(audio.samples.subarray(Math.floor(startSec * audio.sampleRate), Math.ceil(endSec * audio.sampleRate)));
         if (!heard.text) continue;
         const reading = await verifyPhrases(model, heard, phrases, P.text.verify);
-        if (process.env.SPEECH_VERIFY_DEBUG) console.error(`[verify] ${JSON.stringify({ heard: heard.text, ...reading })}`);
         verified.push(...reading.verified);
         parts.push({ text: reading.text, conf: heard.conf, startSec, endSec });
         break;
       }
     }
-    const t = spokenTranscript(parts);
-    return { ...t, spliced: [...t.spliced, ...verified] };
+    return { transcript: spokenTranscript(parts), verified };
   }
 
   private async pocketsphinx(audio: MonoAudio, types: ReadonlySet<string>, timingsMs: Record<string, number>, state: ListState): Promise<Transcript> {
@@ -255,6 +255,11 @@ export class SpeechText {
     return spliceSpotted(t, relevant, kws.phrases, { minProb: P.kws.minProb, protect: protectedMatches(t, positionsOf(matched)) });
   }
 }
+
+/** A hit on (part of) a phrase the verifier wrote in. */
+const isVerified = (h: TextHit, verified: readonly string[]) =>
+  verified.length > 0 && h.matchedLists.some((l) => l.words.some(({ word }) => verified.some((v) => v.includes(word.toLowerCase()) || word.toLowerCase().includes(v))));
+const capAtReview = (h: TextHit): TextHit => (h.riskLevel === "REJECT" ? { ...h, riskLevel: "REVIEW" } : h);
 
 /** The phrase entries of the lists answering the requested types. */
 function phrasesFor(state: ListState, types: ReadonlySet<string>): string[] {
