@@ -176,7 +176,7 @@ function keywordFigures(utterances: readonly Utterance[], ms: readonly number[],
   // each utterance is a 10 s segment; the speech in it is about 2-4 s, so per hour of segments is the kinder reading
   const neutralHours = (neutral.length * 10) / 3600;
   return {
-    detector: "Moonshine tiny en (ONNX Runtime; npm @moonshine-ai/moonshine-js model files) on the voiced stretches Silero VAD finds, pocketsphinx keyword spotting spliced in -> server/detect/audio/lists.ts (types POLITY EROTIC ADVERT BAN VIOLENT DIRTY ADLAW); SPEECH_RECOGNISER=pocketsphinx keeps pocketsphinx free transcription + spotting",
+    detector: "Moonshine tiny en (ONNX Runtime; npm @moonshine-ai/moonshine-js model files) on the voiced stretches Silero VAD finds, its readings checked against the audio for nearly written list phrases (verify-phrases.ts, hits on them REVIEW at most), pocketsphinx keyword spotting spliced in -> server/detect/audio/lists.ts (types POLITY EROTIC ADVERT BAN VIOLENT DIRTY ADLAW); SPEECH_RECOGNISER=pocketsphinx keeps pocketsphinx free transcription + spotting",
     label: "positive = sentence holding a list entry; correct = a label with the list's label1 (ad / abuse / prohibited / porn / politics / violence). A positive flagged only with another label1 counts as fn + fp.",
     utterances: utterances.length,
     sentences: { tuning: SENTENCES.filter((s) => s.set === "tuning").length, evalOnly: SENTENCES.filter((s) => s.set === "eval-only").length, voicesPerSentence: perSentence, voices: VOICES, leadSec: LEADS, conditions: CONDITIONS, snrDb: SNR_DB },

@@ -105,7 +105,7 @@ export class SpeechText {
   get engineName(): string {
     const t = this.o.transcriber;
     if (t.kind === "openai") return `OpenAI-compatible transcription (${t.model ?? "whisper-1"} at ${t.baseUrl}) + keyword lists`;
-    if (t.kind === "moonshine") return `Moonshine tiny en (ONNX Runtime, on the voiced stretches Silero VAD finds)${this.pocketsphinxMissing() ? "" : " + pocketsphinx keyword spotting"} + keyword lists`;
+    if (t.kind === "moonshine") return `Moonshine tiny en (ONNX Runtime, on the voiced stretches Silero VAD finds; list phrases it nearly wrote checked against the audio)${this.pocketsphinxMissing() ? "" : " + pocketsphinx keyword spotting"} + keyword lists`;
     return "pocketsphinx 0.8 en-us (free transcription + keyword spotting) + keyword lists";
   }
 
