@@ -1,8 +1,8 @@
 // List phrases the recogniser nearly wrote, checked against the audio. Greedy decoding writes the likeliest token at
 // each step; under noise or an odd voice it writes "sin moves to my private account" where the audio says "send nudes
 // to my private account" nearly as well. For each list phrase spelled close to a run of the written words, the reading
-// with the phrase in that run is scored by the same model on the same audio (teacher-forced, every candidate in one
-// batched decoder pass); a reading the audio supports about as well as what was written (log probability within a
+// with the phrase in that run is scored by the same model on the same audio (teacher-forced, one decoder pass each);
+// a reading the audio supports about as well as what was written (log probability within a
 // margin per letter of the phrase: a longer phrase carries more evidence either way) replaces it. Unrelated speech is
 // not rewritten: there the phrase costs the reading far more than the margin. Hits on a rewritten phrase go to a
 // human (speech-text.ts caps them at REVIEW).
@@ -14,7 +14,7 @@ import { textTranscript } from "./stt/transcript";
 /** What the verifier needs of the recogniser (MoonshineStt). */
 export interface ReadingScorer {
   tokenize(text: string): number[];
-  logProbs(encoded: Heard["encoded"], readings: ReadonlyArray<readonly number[]>): Promise<number[]>;
+  logProb(encoded: Heard["encoded"], ids: readonly number[]): Promise<number>;
 }
 
 export interface VerifiedReading {
@@ -43,13 +43,13 @@ export async function verifyPhrases(model: ReadingScorer, heard: Heard, phrases:
     const said = /^\p{Lu}/u.test(heard.text.slice(start)) ? c.phrase[0].toUpperCase() + c.phrase.slice(1) : c.phrase;
     return { ...c, start, end, said, reading: heard.text.slice(0, start) + said + heard.text.slice(end) };
   });
-  // the written reading scored the same way (teacher-forced, in the same pass), then each candidate against it
-  const [written, ...scores] = await model.logProbs(heard.encoded, [heard.ids, ...tried.map((c) => model.tokenize(c.reading))]);
+  // the written reading scored the same way (teacher-forced), then each candidate against it
+  const written = await model.logProb(heard.encoded, heard.ids);
   const accepted: Array<{ phrase: string; start: number; end: number; delta: number }> = [];
-  tried.forEach((c, i) => {
-    const delta = scores[i] - written;
+  for (const c of tried) {
+    const delta = (await model.logProb(heard.encoded, model.tokenize(c.reading))) - written;
     if (delta >= -p.marginPerLetter * lettersOf(c.phrase).length) accepted.push({ phrase: c.said, start: c.start, end: c.end, delta });
-  });
+  }
   // the best supported first; a run taken by one phrase is not rewritten again
   accepted.sort((a, b) => b.delta - a.delta);
   const kept: typeof accepted = [];

@@ -101,35 +101,29 @@ export class MoonshineStt {
   }
 
   /**
-   * Log probability (natural log) that the model writes exactly each of `readings` (token ids), then ends, for the
-   * audio behind `encoded`: one batched decoder pass over every reading at once (teacher forcing; shorter readings are
-   * padded after their end, which the causal decoder never looks back at), so readings of a stretch can be compared.
+   * Log probability (natural log) that the model writes exactly `ids`, then ends, for the audio behind `encoded`: one
+   * decoder pass over the whole reading (teacher forcing), so readings of a stretch can be compared. Each reading is
+   * scored on its own: in a batch the quantized decoder's activation scales span the batch, and a reading's score
+   * would shift (by ≈ 0.3 nats) with whatever else was scored beside it.
    */
-  async logProbs(encoded: Tensor, readings: ReadonlyArray<readonly number[]>): Promise<number[]> {
+  async logProb(encoded: Tensor, ids: readonly number[]): Promise<number> {
     const { ort } = this;
-    const batch = readings.length;
-    if (batch === 0) return [];
-    const n = Math.max(...readings.map((r) => r.length)) + 1;
-    const ids = new BigInt64Array(batch * n).fill(BigInt(END));
-    readings.forEach((r, b) => [START, ...r].forEach((id, k) => (ids[b * n + k] = BigInt(id))));
-    const [, frames, width] = encoded.dims;
-    const hidden = new Float32Array(batch * frames * width);
-    for (let b = 0; b < batch; b++) hidden.set(encoded.data as Float32Array, b * frames * width);
+    const input = [START, ...ids];
     const out = await this.decoder.run({
-      input_ids: new ort.Tensor("int64", ids, [batch, n]),
-      encoder_hidden_states: new ort.Tensor("float32", hidden, [batch, frames, width]),
+      input_ids: new ort.Tensor("int64", BigInt64Array.from(input, (id) => BigInt(id)), [1, input.length]),
+      encoder_hidden_states: encoded,
       use_cache_branch: new ort.Tensor("bool", [false], [1]),
-      ...this.emptyPast(batch),
+      ...this.emptyPast(),
     });
     const logits = out.logits.data as Float32Array;
     const vocab = out.logits.dims[2];
-    return readings.map((r, b) => [...r, END].reduce((sum, id, k) => sum + logSoftmaxAt(logits, (b * n + k) * vocab, vocab, id), 0));
+    return [...ids, END].reduce((sum, id, k) => sum + logSoftmaxAt(logits, k * vocab, vocab, id), 0);
   }
 
   /** The key/value cache inputs when there is nothing cached (the decoder's first step or a teacher-forced pass). */
-  private emptyPast(batch?: number): Record<string, Tensor> {
+  private emptyPast(): Record<string, Tensor> {
     const past: Record<string, Tensor> = {};
-    const dims = batch === undefined ? [0, SHAPE.heads, 1, SHAPE.headDim] : [batch, SHAPE.heads, 0, SHAPE.headDim];
+    const dims = [0, SHAPE.heads, 1, SHAPE.headDim];
     for (let i = 0; i < SHAPE.layers; i++) {
       for (const part of ["decoder", "encoder"]) {
         for (const kv of ["key", "value"]) past[`past_key_values.${i}.${part}.${kv}`] = new this.ort.Tensor("float32", new Float32Array(0), dims);
