@@ -25,7 +25,7 @@ export interface SpeechTextResult {
   /** previousText + this segment's transcript (positions refer to it) */
   text: string;
   segmentText: string;
-  /** phrases spotted acoustically that the free transcript had missed */
+  /** phrases spotted acoustically (pocketsphinx) or found in the audio by the reading check that the free transcript had missed */
   spliced: string[];
   timingsMs: Record<string, number>;
 }
