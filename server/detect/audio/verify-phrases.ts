@@ -1,11 +1,11 @@
 // List phrases the recogniser nearly wrote, checked against the audio. Greedy decoding writes the likeliest token at
 // each step; under noise or an odd voice it writes "sin moves to my private account" where the audio says "send nudes
 // to my private account" nearly as well. For each list phrase spelled close to a run of the written words, the reading
-// with the phrase in that run is scored by the same model on the same audio (teacher-forced, one decoder pass each);
-// a reading the audio supports about as well as what was written (log probability within a
-// margin per letter of the phrase: a longer phrase carries more evidence either way) replaces it. Unrelated speech is
-// not rewritten: there the phrase costs the reading far more than the margin. Hits on a rewritten phrase go to a
-// human (speech-text.ts caps them at REVIEW).
+// with the phrase in that run is scored by the same model on the same audio (teacher-forced, one decoder pass each); a
+// reading the audio supports about as well as what was written (log probability within a margin per letter of the
+// phrase: a longer phrase carries more evidence either way) replaces it. Unrelated speech is not rewritten: there the
+// phrase costs the reading far more than the margin. Hits on a rewritten phrase go to a human (speech-text.ts caps
+// them at REVIEW).
 import { closestRun, lettersOf } from "../text/spelling";
 import type { VerifyPolicy } from "./policy";
 import type { Heard } from "./stt/moonshine";
