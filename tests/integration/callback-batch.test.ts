@@ -2,47 +2,29 @@
 // answered only after its batch committed, repeats (also two copies inside one batch) stored once, counts and
 // "now"/worst folded in arrival order, a stream removed meanwhile answered 404, events published once per stored row.
 import assert from "node:assert/strict";
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
-import type { ModerationClient } from "../../lib/client";
 import type { StreamEvent } from "../../lib/dashboard-api";
-import { createStreamsDashboard } from "../../server/dashboard/streams";
-import { hashToken } from "../../server/dashboard/tokens";
-import { openStore, type Store } from "../../server/store/db";
+import type { Store } from "../../server/store/db";
+import { openStreamsDashboard, type StreamsUnderTest } from "../support/streams-dashboard";
 import { dashboardStreams, receivedCallbacks } from "../../server/store/schema";
 import { frameResultBody, type Level } from "../support/callback-bodies";
 
 const frameBody = (requestId: string, n: number, level: Level, detectType?: 1 | 2) => frameResultBody(requestId, n, level, { detectType, imgUrl: `http://127.0.0.1:9/media/${requestId}-${n}.jpg` });
 
 describe("group commit of live callbacks", () => {
+  let t: StreamsUnderTest;
   let store: Store;
-  let dataDir: string;
-  let streams: ReturnType<typeof createStreamsDashboard>;
+  let streams: StreamsUnderTest["streams"];
   const events: StreamEvent[] = [];
 
   before(async () => {
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "mod-batch-"));
-    store = await openStore({ dataDir, databaseUrl: null });
-    streams = createStreamsDashboard({
-      db: store.db,
-      client: {} as ModerationClient,
-      serviceBaseUrl: "http://127.0.0.1:9",
-      receiverOrigin: "http://127.0.0.1:9",
-      publishEvent: (e) => void events.push(e),
-      publishSummary: () => undefined,
-      signingSecret: null,
-    });
+    t = await openStreamsDashboard("mod-batch-", { event: (e) => void events.push(e) });
+    ({ store, streams } = t);
   });
-  after(async () => {
-    await store.close();
-    await fs.rm(dataDir, { recursive: true, force: true });
-  });
+  after(() => t.close());
 
-  const addStream = (requestId: string) =>
-    store.db.insert(dashboardStreams).values({ requestId, kind: "video", url: `rtmp://x/${requestId}`, serviceBaseUrl: "http://127.0.0.1:9", receiverToken: hashToken(`token-${requestId}`), status: "running", startedAt: new Date() });
+  const addStream = (requestId: string) => t.addStream(requestId);
   const send = (requestId: string, body: unknown, deliveryId: string) => streams.receive(`token-${requestId}`, JSON.stringify(body), new Headers({ "webhook-id": deliveryId }));
 
   test("sixty callbacks of two streams at once: each stored once, repeats answered as such, counts and risk in order", async () => {

@@ -1,50 +1,31 @@
 // The dashboard's stream record over a real store: frames the detectors skipped (detectType 2) are counted apart,
 // never move "now" or worst, and a stream whose detection falls behind is listed on the Status page.
 import assert from "node:assert/strict";
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
-import type { ModerationClient } from "../../lib/client";
 import type { StreamSummary } from "../../lib/dashboard-api";
 import { streamsBehind } from "../../server/dashboard/status";
 import { waitFor } from "../support/net";
 import { frameResultBody, type Level } from "../support/callback-bodies";
-import { createStreamsDashboard } from "../../server/dashboard/streams";
-import { hashToken } from "../../server/dashboard/tokens";
-import { openStore, type Store } from "../../server/store/db";
+import type { Store } from "../../server/store/db";
+import { openStreamsDashboard, type StreamsUnderTest } from "../support/streams-dashboard";
 import { dashboardStreams, receivedCallbacks } from "../../server/store/schema";
 
 
 describe("honest live state in the dashboard's stream record", () => {
+  let t: StreamsUnderTest;
   let store: Store;
-  let dataDir: string;
-  let streams: ReturnType<typeof createStreamsDashboard>;
+  let streams: StreamsUnderTest["streams"];
   const published: StreamSummary[] = [];
   let delivery = 0;
 
   before(async () => {
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "mod-honest-"));
-    store = await openStore({ dataDir, databaseUrl: null });
-    streams = createStreamsDashboard({
-      db: store.db,
-      client: {} as ModerationClient,
-      serviceBaseUrl: "http://127.0.0.1:9",
-      receiverOrigin: "http://127.0.0.1:9",
-      publishEvent: () => undefined,
-      publishSummary: (s) => void published.push(s),
-      signingSecret: null,
-    });
+    t = await openStreamsDashboard("mod-honest-", { summary: (s) => void published.push(s) });
+    ({ store, streams } = t);
   });
-  after(async () => {
-    await store.close();
-    await fs.rm(dataDir, { recursive: true, force: true });
-  });
+  after(() => t.close());
 
-  const addStream = async (requestId: string, detectStep: number | null = null) => {
-    await store.db.insert(dashboardStreams).values({ requestId, kind: "video", url: `rtmp://x/${requestId}`, serviceBaseUrl: "http://127.0.0.1:9", receiverToken: hashToken(`token-${requestId}`), status: "running", startedAt: new Date(), detectStep });
-  };
+  const addStream = (requestId: string, detectStep: number | null = null) => t.addStream(requestId, { detectStep });
   let frameNo = 0;
   const frame = async (requestId: string, level: Level, detectType?: 1 | 2) => {
     frameNo += 1;
