@@ -111,3 +111,6 @@ export const POLICY = {
 } as const;
 
 export const RISK_ORDER: Record<RiskLevel, number> = { PASS: 0, REVIEW: 1, REJECT: 2 };
+
+/** `level`, but no higher than `max`. */
+export const capLevel = (level: RiskLevel, max: RiskLevel): RiskLevel => (RISK_ORDER[level] > RISK_ORDER[max] ? max : level);

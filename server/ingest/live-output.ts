@@ -39,9 +39,8 @@ export class LiveOutput {
   error: Error | null = null;
   private nextFrame: number;
   private nextSegment: number;
-  private lastCapturedMs = 0;
-  /** the media time of the last frame, on the clock it was read with */
-  private last: { clock: LiveClock; pts: number } | null = null;
+  /** the last frame: its capture time, and its media time on the clock it was read with */
+  private last: { clock: LiveClock; pts: number; capturedMs: number } | null = null;
   private announcedStart = false;
   private chain: Promise<void>;
 
@@ -76,9 +75,9 @@ export class LiveOutput {
     clock.observe(pts);
     const index = this.o.nextIndex ? this.o.nextIndex.frame() : this.nextFrame++;
     const file = path.join(this.o.outDir, `f${index}.jpg`);
-    this.lastCapturedMs = this.captureTime(clock, pts);
-    this.last = { clock, pts };
-    const frame: LiveFrame = { index, capturedAt: new Date(this.lastCapturedMs), streamTimeSec: round3(pts), path: file };
+    const capturedMs = this.captureTime(clock, pts);
+    this.last = { clock, pts, capturedMs };
+    const frame: LiveFrame = { index, capturedAt: new Date(capturedMs), streamTimeSec: round3(pts), path: file };
     this.enqueue(file, image, () => {
       this.counters.frames++;
       safeCall(this.o.onFrame, frame);
@@ -92,10 +91,10 @@ export class LiveOutput {
    */
   private captureTime(clock: LiveClock, pts: number): number {
     const wall = clock.wallAt(pts).getTime();
-    if (this.lastCapturedMs === 0) return wall;
-    const step = this.last && this.last.clock === clock && pts > this.last.pts ? Math.round((pts - this.last.pts) * 1000) : 1;
-    const stepped = Math.min(this.lastCapturedMs + step, clock.nowMs());
-    return Math.max(wall, stepped, this.lastCapturedMs + 1);
+    const last = this.last;
+    if (!last) return wall;
+    const step = last.clock === clock && pts > last.pts ? Math.round((pts - last.pts) * 1000) : 1;
+    return Math.max(wall, Math.min(last.capturedMs + step, clock.nowMs()), last.capturedMs + 1);
   }
 
   segment(cut: PcmCut): void {

@@ -5,13 +5,12 @@
 // within two letters of them lies too much ordinary speech.
 import type { RiskLevel } from "../../../lib/contract/taxonomy";
 import { entryId } from "../lists/model";
+import { capLevel } from "../policy";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "../settings/thresholds";
 import { closestRun, lettersOf } from "../text/spelling";
 import type { NearPhrasePolicy } from "./policy";
 import type { CompiledAudioLists, TextHit } from "./text-lists";
 import type { Transcript } from "./stt/transcript";
-
-const RANK: Record<RiskLevel, number> = { PASS: 0, REVIEW: 1, REJECT: 2 };
 
 /**
  * Near matches of the phrase entries of the requested lists in `t`, beside the exact `hits` (a run overlapping an
@@ -40,7 +39,7 @@ export function nearPhraseHits(t: Transcript, c: CompiledAudioLists, types: Read
       taken.push(position);
       out.push({
         type: list.type,
-        riskLevel: RANK[level] > RANK[p.maxLevel] ? p.maxLevel : level,
+        riskLevel: capLevel(level, p.maxLevel),
         labels: [list.label1, list.label2, own.label3 ?? list.label3],
         probability,
         matchedLists: [{ name: list.name, words: [{ word: t.text.slice(...position), position, entry: entryId(e) }] }],

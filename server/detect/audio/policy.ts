@@ -39,6 +39,8 @@ export interface VerifyPolicy {
   maxCandidates: number;
   /** accepted when log P(reading with the phrase) ≥ log P(written reading) − marginPerLetter × the phrase's letters (nats) */
   marginPerLetter: number;
+  /** the level of a hit on a phrase written in (the entry's own level when lower) */
+  maxLevel: RiskLevel;
 }
 
 export type ReferenceListName = "anthem" | "banned_songs" | "copyright_songs";
@@ -85,7 +87,7 @@ export const AUDIO_POLICY = {
      * margin was set on the eval's tuning sentences: on neutral speech the closest a list phrase came was 0.86 nats a
      * letter below the written reading ("porn" for "horn"); misheard list phrases came 0–0.7 a letter below it.
      */
-    verify: { minLetters: 4, maxSpelling: 0.6, maxCandidates: 8, marginPerLetter: 0.75 } as VerifyPolicy,
+    verify: { minLetters: 4, maxSpelling: 0.6, maxCandidates: 8, marginPerLetter: 0.75, maxLevel: "REVIEW" } as VerifyPolicy,
   },
   known: {
     riskSource: 1003 as const,

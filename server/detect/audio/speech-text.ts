@@ -15,6 +15,7 @@ import { nearPhraseHits } from "./near-phrases";
 import { MoonshineStt, moonshineModelDir } from "./stt/moonshine";
 import { transcribeRemote } from "./stt/openai";
 import { verifyPhrases } from "./verify-phrases";
+import { capLevel } from "../policy";
 import { agreeingHits, freeTranscript, prependText, protectedMatches, spliceSpotted, spokenTranscript, textTranscript, type Transcript } from "./stt/transcript";
 import { compileAudioLists, matchTranscript, type CompiledAudioLists, type TextHit } from "./text-lists";
 import type { TranscriberOption } from "./types";
@@ -168,7 +169,7 @@ export class SpeechText {
     const full = previousText ? prependText(previousText, current) : current;
     const fromOffset = full.text.length - current.text.length;
     // a phrase the audio was found to support (not what the recogniser wrote) goes to a human: REVIEW at most
-    const exact = matchTranscript(full, state.lists, types, { fromOffset, defaultConf: conf }, th).map((h) => (isVerified(h, verified) ? capAtReview(h) : h));
+    const exact = matchTranscript(full, state.lists, types, { fromOffset, defaultConf: conf }, th).map((h) => (isVerified(h, verified) ? { ...h, riskLevel: capLevel(h.riskLevel, P.text.verify.maxLevel) } : h));
     // a recogniser that spells what it heard: list phrases it nearly wrote go to a human too
     const near = t.kind === "moonshine" ? nearPhraseHits(full, state.lists, types, exact, P.text.near, fromOffset, th) : [];
     const hits = [...exact, ...near].map(toAudioHit);
@@ -259,7 +260,6 @@ export class SpeechText {
 /** A hit on (part of) a phrase the verifier wrote in. */
 const isVerified = (h: TextHit, verified: readonly string[]) =>
   verified.length > 0 && h.matchedLists.some((l) => l.words.some(({ word }) => verified.some((v) => v.includes(word.toLowerCase()) || word.toLowerCase().includes(v))));
-const capAtReview = (h: TextHit): TextHit => (h.riskLevel === "REJECT" ? { ...h, riskLevel: "REVIEW" } : h);
 
 /** The phrase entries of the lists answering the requested types. */
 function phrasesFor(state: ListState, types: ReadonlySet<string>): string[] {

@@ -27,8 +27,10 @@ export interface VerifiedReading {
 export async function verifyPhrases(model: ReadingScorer, heard: Heard, phrases: readonly string[], p: VerifyPolicy): Promise<VerifiedReading> {
   const t = textTranscript(heard.text, 1);
   const words = t.tokens.map((k) => k.text);
-  const none: VerifiedReading = { text: heard.text, verified: [] };
-  if (words.length === 0 || heard.ids.length === 0) return none;
+  // positions are in the transcript's spelling of the text (punctuation inside sentences dropped), so the readings
+  // are built from that spelling, not from the raw text
+  const none: VerifiedReading = { text: t.text, verified: [] };
+  if (words.length === 0) return none;
   const candidates: Array<{ phrase: string; from: number; to: number; d: number }> = [];
   for (const phrase of new Set(phrases)) {
     if (lettersOf(phrase).length < p.minLetters) continue;
@@ -40,11 +42,11 @@ export async function verifyPhrases(model: ReadingScorer, heard: Heard, phrases:
   const tried = candidates.slice(0, p.maxCandidates).map((c) => {
     const start = t.tokens[c.from].position[0];
     const end = t.tokens[c.to].position[1];
-    const said = /^\p{Lu}/u.test(heard.text.slice(start)) ? c.phrase[0].toUpperCase() + c.phrase.slice(1) : c.phrase;
-    return { ...c, start, end, said, reading: heard.text.slice(0, start) + said + heard.text.slice(end) };
+    const said = /^\p{Lu}/u.test(t.text.slice(start)) ? c.phrase[0].toUpperCase() + c.phrase.slice(1) : c.phrase;
+    return { ...c, start, end, said, reading: t.text.slice(0, start) + said + t.text.slice(end) };
   });
-  // the written reading scored the same way (teacher-forced), then each candidate against it
-  const written = await model.logProb(heard.encoded, heard.ids);
+  // the written reading in the same spelling, scored the same way (teacher-forced), then each candidate against it
+  const written = await model.logProb(heard.encoded, model.tokenize(t.text));
   const accepted: Array<{ phrase: string; start: number; end: number; delta: number }> = [];
   for (const c of tried) {
     const delta = (await model.logProb(heard.encoded, model.tokenize(c.reading))) - written;
@@ -54,7 +56,7 @@ export async function verifyPhrases(model: ReadingScorer, heard: Heard, phrases:
   accepted.sort((a, b) => b.delta - a.delta);
   const kept: typeof accepted = [];
   for (const a of accepted) if (!kept.some((k) => k.start < a.end && a.start < k.end)) kept.push(a);
-  let text = heard.text;
+  let text = t.text;
   for (const k of [...kept].sort((a, b) => b.start - a.start)) text = text.slice(0, k.start) + k.phrase + text.slice(k.end);
   return { text, verified: kept.map((k) => k.phrase.toLowerCase()) };
 }

@@ -36,8 +36,6 @@ export interface SpokenText {
 
 /** What the model heard in one stretch, kept so other readings of it can be scored against the audio (`logProb`). */
 export interface Heard extends SpokenText {
-  /** the chosen token ids (no start or end token) */
-  ids: number[];
   /** the encoder's output for the stretch */
   encoded: Tensor;
 }
@@ -92,7 +90,7 @@ export class MoonshineStt {
       past = next;
     }
     const text = tokens.length ? llamaTokenizer.decode([START, ...tokens]).trim() : "";
-    return { text, conf: tokens.length ? probSum / tokens.length : 0, tokens: tokens.length, ids: tokens, encoded: encoded.last_hidden_state };
+    return { text, conf: tokens.length ? probSum / tokens.length : 0, tokens: tokens.length, encoded: encoded.last_hidden_state };
   }
 
   /** Token ids of `text` as the model writes it. */
