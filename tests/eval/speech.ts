@@ -3,11 +3,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createAudioDetector, DEFAULT_AUDIO_LISTS, type AudioDetector, type SegmentVerdict } from "../../server/detect/audio/index";
+import { readMonoWav } from "../../server/detect/audio/pcm";
 import { textTranscript } from "../../server/detect/audio/stt/transcript";
 import { compileAudioLists, matchTranscript } from "../../server/detect/audio/text-lists";
 import {
   excerptWav, mixWav, NEUTRAL_SENTENCES, noiseWav, POSITIVE_SENTENCES, silenceWav, speechOverBedWav, speechWav, toneWav, TUNE_A, TUNE_B, tuneWav, type Voice,
 } from "../support/speech";
+import { NEUTRAL_HOUR } from "./neutral-speech";
 import { breakdown, chooseThreshold, distribution, grid, summarize, sweep, type Outcome, type ScoredCase } from "./metrics";
 
 const TEXT_TYPES = ["POLITY", "EROTIC", "ADVERT", "BAN", "VIOLENT", "DIRTY", "ADLAW"];
@@ -76,6 +78,22 @@ interface Utterance {
   voice: Voice;
   condition: Condition;
   v: SegmentVerdict;
+  /** seconds from the first to the last audible sample of the clean utterance */
+  speechSec: number;
+}
+
+/** How long the utterance in a clean (digitally silent around it) recording lasts. */
+async function utteranceSec(cleanWav: string): Promise<number> {
+  const a = await readMonoWav(cleanWav);
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i < a.samples.length; i++) {
+    if (Math.abs(a.samples[i]) > 0.003) {
+      if (first < 0) first = i;
+      last = i;
+    }
+  }
+  return first < 0 ? 0 : (last - first) / a.sampleRate;
 }
 
 function scored(u: Utterance): ScoredCase {
@@ -126,19 +144,34 @@ export async function evalSpeech(scale: number): Promise<Record<string, unknown>
   try {
     const perSentence = Math.min(VOICES.length, Math.max(1, Math.round(2 * scale)));
     const [pink, tune] = await Promise.all([noiseWav("pink"), tuneWav("a", TUNE_A)]);
-    const cases: Array<{ s: Sentence; voice: Voice; condition: Condition; wav: string }> = [];
+    const cases: Array<{ s: Sentence; voice: Voice; condition: Condition; wav: string; speechSec: number }> = [];
     for (const [i, s] of SENTENCES.entries()) {
       for (let k = 0; k < perSentence; k++) {
         const voice = VOICES[(i * perSentence + k) % VOICES.length];
         const clean = await speechWav(s.text, { voice, leadSec: LEADS[(i + k) % LEADS.length] });
+        const speechSec = await utteranceSec(clean);
         for (const condition of CONDITIONS) {
           const wav = condition === "clean" ? clean : await speechOverBedWav(clean, condition.startsWith("noise") ? pink : tune, SNR_DB);
-          cases.push({ s, voice, condition, wav });
+          cases.push({ s, voice, condition, wav, speechSec });
+        }
+      }
+    }
+    // an hour of unrelated speech (neutral-speech.ts), through the shipped recogniser only: the false-positive rate
+    const hourCases: Array<{ s: Sentence; voice: Voice; condition: Condition; wav: string; speechSec: number }> = [];
+    const hourVoices = scale >= 1 ? 2 : 1;
+    for (const [i, text] of NEUTRAL_HOUR.slice(0, Math.max(4, Math.round(NEUTRAL_HOUR.length * Math.min(1, scale)))).entries()) {
+      for (let k = 0; k < hourVoices; k++) {
+        const voice = VOICES[(i * hourVoices + k) % VOICES.length];
+        const clean = await speechWav(text, { voice, leadSec: LEADS[(i + k) % LEADS.length] });
+        const speechSec = await utteranceSec(clean);
+        for (const condition of CONDITIONS) {
+          const wav = condition === "clean" ? clean : await speechOverBedWav(clean, condition.startsWith("noise") ? pink : tune, SNR_DB);
+          hourCases.push({ s: { text, set: "eval-only" }, voice, condition, wav, speechSec });
         }
       }
     }
     const byRecogniser: Record<string, unknown> = {};
-    let shipped: { utterances: Utterance[]; ms: number[]; detector: AudioDetector } | undefined;
+    let shipped: { utterances: Utterance[]; hour: Utterance[]; ms: number[]; detector: AudioDetector } | undefined;
     for (const kind of RECOGNISERS) {
       const detector = createAudioDetector({ dataDir: path.join(dataDir, kind), transcriber: { kind } });
       await detector.ready();
@@ -148,15 +181,21 @@ export async function evalSpeech(scale: number): Promise<Record<string, unknown>
         const t = performance.now();
         const v = await detector.detectSegment({ wavPath: c.wav, types: TEXT_TYPES, businessTypes: [], lang: "en" });
         ms.push(Math.round(performance.now() - t));
-        utterances.push({ s: c.s, voice: c.voice, condition: c.condition, v });
+        utterances.push({ s: c.s, voice: c.voice, condition: c.condition, v, speechSec: c.speechSec });
       }
       byRecogniser[kind] = { atPolicy: summarize(utterances.map(outcome)), byCondition: breakdown(utterances, (u) => u.condition, outcome), byVoice: breakdown(utterances, (u) => u.voice, outcome), msPerSegment: distribution(ms) };
-      if (!shipped) shipped = { utterances, ms, detector };
-      else await detector.close();
+      if (!shipped) {
+        const hour: Utterance[] = [];
+        for (const c of hourCases) {
+          const v = await detector.detectSegment({ wavPath: c.wav, types: TEXT_TYPES, businessTypes: [], lang: "en" });
+          hour.push({ s: c.s, voice: c.voice, condition: c.condition, v, speechSec: c.speechSec });
+        }
+        shipped = { utterances, hour, ms, detector };
+      } else await detector.close();
     }
-    const { utterances, ms, detector } = shipped!;
+    const { utterances, hour, ms, detector } = shipped!;
     try {
-      return { keywords: keywordFigures(utterances, ms, perSentence, byRecogniser), vad: await evalVad(detector, utterances, scale) };
+      return { keywords: keywordFigures(utterances, hour, ms, perSentence, byRecogniser), vad: await evalVad(detector, utterances, scale) };
     } finally {
       await detector.close();
     }
@@ -165,23 +204,33 @@ export async function evalSpeech(scale: number): Promise<Record<string, unknown>
   }
 }
 
-function keywordFigures(utterances: readonly Utterance[], ms: readonly number[], perSentence: number, byRecogniser: Record<string, unknown>): Record<string, unknown> {
+function keywordFigures(utterances: readonly Utterance[], hour: readonly Utterance[], ms: readonly number[], perSentence: number, byRecogniser: Record<string, unknown>): Record<string, unknown> {
   const cases = utterances.map(scored);
   const rows = sweep(cases, grid(0, 0.95, 0.05));
   const tps = utterances.filter((u) => outcome(u).correct);
   const describe = (u: Utterance) => ({ text: u.s.text, voice: u.voice, condition: u.condition, transcript: u.v.segmentText ?? "", labels: u.v.allLabels.map((l) => l.riskLabel1) });
   const positives = utterances.filter((u) => u.s.list);
   const neutral = utterances.filter((u) => !u.s.list);
-  const neutralFp = neutral.filter((u) => outcome(u).flagged).length;
+  const unrelated = [...neutral, ...hour];
+  const neutralFp = unrelated.filter((u) => outcome(u).flagged).length;
   // each utterance is a 10 s segment; the speech in it is about 2-4 s, so per hour of segments is the kinder reading
-  const neutralHours = (neutral.length * 10) / 3600;
+  const neutralHours = (unrelated.length * 10) / 3600;
+  const speechSec = unrelated.reduce((s, u) => s + u.speechSec, 0);
   return {
     detector: "Moonshine tiny en (ONNX Runtime; npm @moonshine-ai/moonshine-js model files) on the voiced stretches Silero VAD finds, its readings checked against the audio for nearly written list phrases (verify-phrases.ts, hits on them REVIEW at most), pocketsphinx keyword spotting spliced in -> server/detect/audio/lists.ts (types POLITY EROTIC ADVERT BAN VIOLENT DIRTY ADLAW); SPEECH_RECOGNISER=pocketsphinx keeps pocketsphinx free transcription + spotting",
     label: "positive = sentence holding a list entry; correct = a label with the list's label1 (ad / abuse / prohibited / porn / politics / violence). A positive flagged only with another label1 counts as fn + fp.",
     utterances: utterances.length,
     sentences: { tuning: SENTENCES.filter((s) => s.set === "tuning").length, evalOnly: SENTENCES.filter((s) => s.set === "eval-only").length, voicesPerSentence: perSentence, voices: VOICES, leadSec: LEADS, conditions: CONDITIONS, snrDb: SNR_DB },
     atPolicy: summarize(utterances.map(outcome)),
-    falsePositivesPerHour: { neutralSegments: neutral.length, flagged: neutralFp, perHourOfSegments: Math.round((neutralFp / neutralHours) * 10) / 10, target: "<= 1 per hour of unrelated speech" },
+    falsePositivesPerHour: {
+      note: "the neutral sentences above plus an hour of unrelated speech never tuned on (tests/eval/neutral-speech.ts: 60 sentences x 2 voices x 3 conditions)",
+      neutralSegments: neutral.length, hourSegments: hour.length, flagged: neutralFp, flaggedInHour: hour.filter((u) => outcome(u).flagged).length,
+      perHourOfSegments: Math.round((neutralFp / neutralHours) * 10) / 10,
+      speechHours: Math.round((speechSec / 3600) * 100) / 100,
+      perHourOfSpeech: Math.round((neutralFp / (speechSec / 3600)) * 10) / 10,
+      hourByCondition: breakdown(hour, (u) => u.condition, outcome),
+      target: "<= 1 per hour of unrelated speech",
+    },
     recognisers: { note: "the same utterances through each offline recogniser (SPEECH_RECOGNISER); atPolicy above = the shipped one", ...byRecogniser },
     expectedListMatched: `${tps.filter((u) => u.v.riskDetail.matchedLists?.some((l) => l.name === u.s.list)).length}/${tps.length} true positives`,
     policyThreshold: "none on hit probability (mean recogniser confidence of the matched words); spotted phrases need posterior >= 0.83 (AUDIO_POLICY.kws.minProb). The sweep's first row (0) is current behaviour",
@@ -192,7 +241,7 @@ function keywordFigures(utterances: readonly Utterance[], ms: readonly number[],
     byVoice: breakdown(utterances, (u) => u.voice, outcome),
     byExpectedList: breakdown(positives, (u) => u.s.list!, outcome),
     msPerSegment: distribution([...ms]),
-    falsePositiveExamples: utterances.filter((u) => { const o = outcome(u); return o.flagged && !o.correct; }).slice(0, 8).map(describe),
+    falsePositiveExamples: [...utterances, ...hour].filter((u) => { const o = outcome(u); return o.flagged && !o.correct; }).slice(0, 8).map(describe),
     missExamples: positives.filter((u) => !outcome(u).correct).slice(0, 16).map(describe),
   };
 }

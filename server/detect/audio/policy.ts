@@ -43,6 +43,11 @@ export interface VerifyPolicy {
   maxLevel: RiskLevel;
 }
 
+export interface AlternatePolicy {
+  /** Moonshine: each voiced stretch is also transcribed played this many times as fast (alternate-readings.ts) */
+  speeds: number[];
+}
+
 export type ReferenceListName = "anthem" | "banned_songs" | "copyright_songs";
 
 export interface KnownAudioRule {
@@ -88,6 +93,8 @@ export const AUDIO_POLICY = {
      * letter below the written reading ("porn" for "horn"); misheard list phrases came 0–0.7 a letter below it.
      */
     verify: { minLetters: 4, maxSpelling: 0.6, maxCandidates: 8, marginPerLetter: 0.75, maxLevel: "REVIEW" } as VerifyPolicy,
+    /** measured on the speech eval: 0.92 and 1.08 gave most of what more speeds or a wider crop gave */
+    alternates: { speeds: [0.92, 1.08] } as AlternatePolicy,
   },
   known: {
     riskSource: 1003 as const,

@@ -11,6 +11,7 @@ import { EXTRA_PRONUNCIATIONS } from "./lists";
 import type { MonoAudio } from "./pcm";
 import { AUDIO_POLICY } from "./policy";
 import { POCKETSPHINX_MODEL_DIR, prepareKws, readCmuDict, spotKeywords, transcribeFree, type KwsHit, type KwsSetup } from "./stt/pocketsphinx";
+import { withAlternateReadings } from "./alternate-readings";
 import { nearPhraseHits } from "./near-phrases";
 import { MoonshineStt, moonshineModelDir } from "./stt/moonshine";
 import { transcribeRemote } from "./stt/openai";
@@ -26,7 +27,7 @@ export interface SpeechTextResult {
   /** previousText + this segment's transcript (positions refer to it) */
   text: string;
   segmentText: string;
-  /** phrases spotted acoustically (pocketsphinx) or found in the audio by the reading check that the free transcript had missed */
+  /** phrases spotted acoustically (pocketsphinx), found in the audio by the reading check or written at another speed (alternate readings) that the free transcript had missed */
   spliced: string[];
   timingsMs: Record<string, number>;
 }
@@ -168,7 +169,8 @@ export class SpeechText {
     }
     const full = previousText ? prependText(previousText, current) : current;
     const fromOffset = full.text.length - current.text.length;
-    // a phrase the audio was found to support (not what the recogniser wrote) goes to a human: REVIEW at most
+    // a phrase the audio was found to support, or one written only at another speed (not what the recogniser wrote at
+    // normal speed), goes to a human: REVIEW at most
     const exact = matchTranscript(full, state.lists, types, { fromOffset, defaultConf: conf }, th).map((h) => (isVerified(h, verified) ? { ...h, riskLevel: capLevel(h.riskLevel, P.text.verify.maxLevel) } : h));
     // a recogniser that spells what it heard: list phrases it nearly wrote go to a human too
     const near = t.kind === "moonshine" ? nearPhraseHits(full, state.lists, types, exact, P.text.near, fromOffset, th) : [];
@@ -180,7 +182,7 @@ export class SpeechText {
   private async moonshine(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, types: ReadonlySet<string>, timingsMs: Record<string, number>, state: ListState): Promise<{ transcript: Transcript; verified: string[] }> {
     const kws = state.kws;
     const [{ transcript: spoken, verified }, spotted] = await Promise.all([
-      timed(timingsMs, "stt", () => this.recognise(audio, voiced, phrasesFor(state, types))),
+      timed(timingsMs, "stt", () => this.recognise(audio, voiced, phrasesFor(state, types), (text) => entriesIn(text, state, types))),
       kws && kws.phrases.size > 0 ? this.withPadded(audio, (wav) => timed(timingsMs, "kws", () => spotKeywords(wav, kws, { bin: this.o.pocketsphinx, timeoutMs: P.stt.timeoutMs }))) : Promise.resolve([]),
     ]);
     // Moonshine's word times are estimates: a spotted phrase goes in only where the words written there agree with it
@@ -191,9 +193,10 @@ export class SpeechText {
   /**
    * Each voiced stretch (spans closer than P.stt.joinGapSec joined, P.stt.marginSec added each side) transcribed on
    * its own; list phrases (`phrases`) spelled near its words are scored against its audio and written in where the
-   * audio supports them as well as what was written (verify-phrases.ts).
+   * audio supports them as well as what was written (verify-phrases.ts); then it is heard again at other speeds, and a
+   * reading there that holds more list entries (`found`) is kept instead (alternate-readings.ts).
    */
-  private async recognise(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, phrases: readonly string[]): Promise<{ transcript: Transcript; verified: string[] }> {
+  private async recognise(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, phrases: readonly string[], found: (text: string) => string[]): Promise<{ transcript: Transcript; verified: string[] }> {
     const model = this.moonshineModel;
     if (!model) throw new Error("Moonshine model not loaded");
     const duration = audio.samples.length / audio.sampleRate;
@@ -210,9 +213,11 @@ export class SpeechText {
       for (const margin of [P.stt.marginSec, P.stt.retryMarginSec]) {
         const startSec = Math.max(0, s.startSec - margin);
         const endSec = Math.min(duration, s.endSec + margin);
-        const heard = await model.transcribe(audio.samples.subarray(Math.floor(startSec * audio.sampleRate), Math.ceil(endSec * audio.sampleRate)));
+        const crop = audio.samples.subarray(Math.floor(startSec * audio.sampleRate), Math.ceil(endSec * audio.sampleRate));
+        const heard = await model.transcribe(crop);
         if (!heard.text) continue;
-        const reading = await verifyPhrases(model, heard, phrases, P.text.verify);
+        const checked = await verifyPhrases(model, heard, phrases, P.text.verify);
+        const reading = phrases.length > 0 ? await withAlternateReadings(model, crop, checked, found, P.text.alternates) : checked;
         verified.push(...reading.verified);
         parts.push({ text: reading.text, conf: heard.conf, startSec, endSec });
         break;
@@ -260,6 +265,12 @@ export class SpeechText {
 /** A hit on (part of) a phrase the verifier wrote in. */
 const isVerified = (h: TextHit, verified: readonly string[]) =>
   verified.length > 0 && h.matchedLists.some((l) => l.words.some(({ word }) => verified.some((v) => v.includes(word.toLowerCase()) || word.toLowerCase().includes(v))));
+
+/** The list entries of the requested types matched in `text` (lower case). */
+function entriesIn(text: string, state: ListState, types: ReadonlySet<string>): string[] {
+  const hits = matchTranscript(textTranscript(text, 1), state.lists, types, { fromOffset: 0, defaultConf: 1 });
+  return hits.flatMap((h) => h.matchedLists.flatMap((l) => l.words.map((w) => w.word.toLowerCase())));
+}
 
 /** The phrase entries of the lists answering the requested types. */
 function phrasesFor(state: ListState, types: ReadonlySet<string>): string[] {
