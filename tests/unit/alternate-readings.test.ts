@@ -2,7 +2,7 @@
 // speech generated here.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { resampleSpeed, withAlternateReadings } from "../../server/detect/audio/alternate-readings";
+import { chooseReading, hearAtSpeeds, resampleSpeed } from "../../server/detect/audio/alternate-readings";
 import { DEFAULT_AUDIO_LISTS } from "../../server/detect/audio/lists";
 import { readMonoWav } from "../../server/detect/audio/pcm";
 import { AUDIO_POLICY as P } from "../../server/detect/audio/policy";
@@ -56,7 +56,7 @@ test("a list phrase misheard at normal speed under noise, written at another spe
   const heard = await model.transcribe(crop);
   const primary = { text: textTranscript(heard.text, 1).text, verified: [] };
   assert.deepEqual(found(primary.text), [], `normal speed already wrote it: ${primary.text}`);
-  const r = await withAlternateReadings(model, crop, primary, found, P.text.alternates);
+  const r = chooseReading(primary, await hearAtSpeeds(model, crop, P.text.alternates.speeds), found);
   assert.notEqual(r.speed, 1);
   assert.ok(P.text.alternates.speeds.includes(r.speed));
   assert.match(r.text, /overthrow the government/i);
@@ -68,7 +68,8 @@ test("unrelated speech heard at other speeds keeps its normal-speed reading", as
     const crop = await voicedCrop(await speechWav(text, { voice: "awb", leadSec: 1 }));
     const heard = await model.transcribe(crop);
     const primary = { text: textTranscript(heard.text, 1).text, verified: [] };
-    const r = await withAlternateReadings(model, crop, primary, found, P.text.alternates);
-    assert.deepEqual(r, { ...primary, speed: 1 });
+    const alternates = await hearAtSpeeds(model, crop, P.text.alternates.speeds);
+    assert.deepEqual(alternates.map((a) => a.speed), P.text.alternates.speeds);
+    assert.deepEqual(chooseReading(primary, alternates, found), { ...primary, speed: 1 });
   }
 });

@@ -143,6 +143,16 @@ test("unrelated speech the verifier scores against list phrases ('pastor', 'horn
   }
 });
 
+test("a list phrase the audio fits at normal speed only ('the porn grows' for 'the corn grows' under noise) is not written in", async () => {
+  // the reading check scores 'porn' within its margin on this hearing; at 0.92-1.08 x speed it does not hold
+  const clean = await speechWav("the corn grows tall in the summer", { voice: "rms", leadSec: 2 });
+  const v = await detect(await speechOverBedWav(clean, media.noise, 10), TEXT_TYPES);
+  assert.equal(v.vadCode, 1);
+  assert.equal(v.riskLevel, "PASS", `${v.audioText} ${JSON.stringify(v.allLabels)}`);
+  assert.doesNotMatch(v.audioText ?? "", /porn/i);
+  assert.match(v.audioText ?? "", /grows tall/i);
+});
+
 test("SPEECH_RECOGNISER=pocketsphinx: free transcription + spotting still find 'add me on wechat'", async () => {
   const ps = createAudioDetector({ dataDir: path.join(tmp, "data-ps"), transcriber: { kind: "pocketsphinx" } });
   try {

@@ -2,11 +2,10 @@
 // slower or faster (pitch and tempo with it, as a resampled tape), the same model often writes what was said where at
 // normal speed it wrote a near-miss ("we had gone so far behind the store" → "we have guns for sale behind the store").
 // A list phrase written in such a reading, and not in the reading at normal speed, is taken with that reading, and hits
-// on it go to a human (speech-text.ts caps them like phrases the reading check wrote in). Measured on the speech eval
-// (server/detect/audio/README.md): recall up under noise and music, no false positive added on an hour of unrelated
-// speech; each speed costs one more transcription of the stretch.
-import type { AlternatePolicy } from "./policy";
-import type { SpokenText } from "./stt/moonshine";
+// on it go to a human (speech-text.ts caps them like phrases the reading check wrote in). The reading check
+// (verify-phrases.ts) also scores its candidates on these hearings: a phrase really said holds at every speed. Measured
+// on the speech eval (server/detect/audio/README.md); each speed costs one more transcription of the stretch.
+import type { Heard } from "./stt/moonshine";
 import { textTranscript } from "./stt/transcript";
 import type { VerifiedReading } from "./verify-phrases";
 
@@ -25,24 +24,34 @@ export function resampleSpeed(samples: Float32Array, factor: number): Float32Arr
 
 /** What this needs of the recogniser (MoonshineStt). */
 export interface Transcriber {
-  transcribe(samples: Float32Array): Promise<SpokenText>;
+  transcribe(samples: Float32Array): Promise<Heard>;
+}
+
+export interface AlternateHearing extends Heard {
+  speed: number;
+}
+
+/** `crop` transcribed played at each of `speeds`. */
+export async function hearAtSpeeds(model: Transcriber, crop: Float32Array, speeds: readonly number[]): Promise<AlternateHearing[]> {
+  const out: AlternateHearing[] = [];
+  for (const speed of speeds) out.push({ ...(await model.transcribe(resampleSpeed(crop, speed))), speed });
+  return out;
 }
 
 /**
- * The reading of `crop` to keep: `primary` (normal speed, reading check applied), or the alternate-speed reading
- * holding more of the requested list phrases (`found`: the list entries matched in a text, lower case); its phrases
- * the primary reading lacks are returned as `verified` (hits on them are capped).
+ * The reading to keep: `primary` (normal speed, reading check applied), or the alternate-speed reading holding more
+ * of the requested list phrases (`found`: the list entries matched in a text, lower case); its phrases the primary
+ * reading lacks are returned as `verified` (hits on them are capped).
  */
-export async function withAlternateReadings(model: Transcriber, crop: Float32Array, primary: VerifiedReading, found: (text: string) => string[], p: AlternatePolicy): Promise<VerifiedReading & { speed: number }> {
+export function chooseReading(primary: VerifiedReading, alternates: readonly AlternateHearing[], found: (text: string) => string[]): VerifiedReading & { speed: number } {
   const inPrimary = new Set(found(primary.text));
   let best: VerifiedReading & { speed: number; count: number } = { ...primary, speed: 1, count: inPrimary.size };
-  for (const speed of p.speeds) {
-    const heard = await model.transcribe(resampleSpeed(crop, speed));
-    if (!heard.text) continue;
-    const text = textTranscript(heard.text, 1).text;
+  for (const a of alternates) {
+    if (!a.text) continue;
+    const text = textTranscript(a.text, 1).text;
     const entries = new Set(found(text));
     const added = [...entries].filter((e) => !inPrimary.has(e));
-    if (added.length > 0 && entries.size > best.count) best = { text, verified: added, speed, count: entries.size };
+    if (added.length > 0 && entries.size > best.count) best = { text, verified: added, speed: a.speed, count: entries.size };
   }
   const { count: _count, ...reading } = best;
   return reading;

@@ -41,6 +41,8 @@ export interface VerifyPolicy {
   marginPerLetter: number;
   /** the level of a hit on a phrase written in (the entry's own level when lower) */
   maxLevel: RiskLevel;
+  /** the share of the stretch's other hearings (alternate speeds) in which the phrase must hold by the same margin */
+  holdElsewhere: number;
 }
 
 export interface AlternatePolicy {
@@ -90,11 +92,16 @@ export const AUDIO_POLICY = {
     /**
      * Moonshine: list phrases spelled near a run of its words, scored against the audio (verify-phrases.ts). The
      * margin was set on the eval's tuning sentences: on neutral speech the closest a list phrase came was 0.86 nats a
-     * letter below the written reading ("porn" for "horn"); misheard list phrases came 0–0.7 a letter below it.
+     * letter below the written reading ("porn" for "horn"); misheard list phrases came 0–0.7 a letter below it. On an
+     * hour of unrelated speech 3 phrases came within the margin at normal speed ("bastard", "porn", "methamphetamine"),
+     * 2 of them not at the other speeds: a phrase must hold in every hearing (holdElsewhere 1; half of them kept all 3).
      */
-    verify: { minLetters: 4, maxSpelling: 0.6, maxCandidates: 8, marginPerLetter: 0.75, maxLevel: "REVIEW" } as VerifyPolicy,
-    /** measured on the speech eval: 0.92 and 1.08 gave most of what more speeds or a wider crop gave */
-    alternates: { speeds: [0.92, 1.08] } as AlternatePolicy,
+    verify: { minLetters: 4, maxSpelling: 0.6, maxCandidates: 8, marginPerLetter: 0.75, maxLevel: "REVIEW", holdElsewhere: 1 } as VerifyPolicy,
+    /**
+     * measured on the speech eval: 0.92 and 1.08 gave most of the gain (a wider crop none, 0.85 / 1.15 less); 0.96 and
+     * 1.04 one more utterance, and with the reading check held at every speed they keep its false positives out
+     */
+    alternates: { speeds: [0.92, 0.96, 1.04, 1.08] } as AlternatePolicy,
   },
   known: {
     riskSource: 1003 as const,

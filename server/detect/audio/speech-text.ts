@@ -11,7 +11,7 @@ import { EXTRA_PRONUNCIATIONS } from "./lists";
 import type { MonoAudio } from "./pcm";
 import { AUDIO_POLICY } from "./policy";
 import { POCKETSPHINX_MODEL_DIR, prepareKws, readCmuDict, spotKeywords, transcribeFree, type KwsHit, type KwsSetup } from "./stt/pocketsphinx";
-import { withAlternateReadings } from "./alternate-readings";
+import { chooseReading, hearAtSpeeds } from "./alternate-readings";
 import { nearPhraseHits } from "./near-phrases";
 import { MoonshineStt, moonshineModelDir } from "./stt/moonshine";
 import { transcribeRemote } from "./stt/openai";
@@ -107,7 +107,7 @@ export class SpeechText {
   get engineName(): string {
     const t = this.o.transcriber;
     if (t.kind === "openai") return `OpenAI-compatible transcription (${t.model ?? "whisper-1"} at ${t.baseUrl}) + keyword lists`;
-    if (t.kind === "moonshine") return `Moonshine tiny en (ONNX Runtime, on the voiced stretches Silero VAD finds; list phrases it nearly wrote checked against the audio)${this.pocketsphinxMissing() ? "" : " + pocketsphinx keyword spotting"} + keyword lists`;
+    if (t.kind === "moonshine") return `Moonshine tiny en (ONNX Runtime, on the voiced stretches Silero VAD finds, each also heard at 0.92-1.08 x speed; list phrases it nearly wrote checked against the audio)${this.pocketsphinxMissing() ? "" : " + pocketsphinx keyword spotting"} + keyword lists`;
     return "pocketsphinx 0.8 en-us (free transcription + keyword spotting) + keyword lists";
   }
 
@@ -216,8 +216,9 @@ export class SpeechText {
         const crop = audio.samples.subarray(Math.floor(startSec * audio.sampleRate), Math.ceil(endSec * audio.sampleRate));
         const heard = await model.transcribe(crop);
         if (!heard.text) continue;
-        const checked = await verifyPhrases(model, heard, phrases, P.text.verify);
-        const reading = phrases.length > 0 ? await withAlternateReadings(model, crop, checked, found, P.text.alternates) : checked;
+        const alternates = phrases.length > 0 ? await hearAtSpeeds(model, crop, P.text.alternates.speeds) : [];
+        const checked = await verifyPhrases(model, heard, phrases, P.text.verify, alternates);
+        const reading = chooseReading(checked, alternates, found);
         verified.push(...reading.verified);
         parts.push({ text: reading.text, conf: heard.conf, startSec, endSec });
         break;

@@ -3,8 +3,10 @@
 // to my private account" nearly as well. For each list phrase spelled close to a run of the written words, the reading
 // with the phrase in that run is scored by the same model on the same audio (teacher-forced, one decoder pass each); a
 // reading the audio supports about as well as what was written (log probability within a margin per letter of the
-// phrase: a longer phrase carries more evidence either way) replaces it. Unrelated speech is not rewritten: there the
-// phrase costs the reading far more than the margin. Hits on a rewritten phrase go to a human (speech-text.ts caps
+// phrase: a longer phrase carries more evidence either way) replaces it, if it does so too where the same audio was
+// heard at other speeds (alternate-readings.ts): a phrase really said holds at every speed, a near-miss that happens to
+// fit one hearing ("the corn grows" → "the porn grows" under noise) does not. Unrelated speech is not rewritten: there
+// the phrase costs the reading far more than the margin. Hits on a rewritten phrase go to a human (speech-text.ts caps
 // them at REVIEW).
 import { closestRun, lettersOf } from "../text/spelling";
 import type { VerifyPolicy } from "./policy";
@@ -23,8 +25,12 @@ export interface VerifiedReading {
   verified: string[];
 }
 
-/** `heard` with the list phrases the audio supports written in (phrases: the requested lists' phrase entries). */
-export async function verifyPhrases(model: ReadingScorer, heard: Heard, phrases: readonly string[], p: VerifyPolicy): Promise<VerifiedReading> {
+/**
+ * `heard` with the list phrases the audio supports written in (phrases: the requested lists' phrase entries). With
+ * `elsewhere` (the same audio heard at other speeds, alternate-readings.ts) a phrase must hold there too, by the same
+ * margin against the same written reading.
+ */
+export async function verifyPhrases(model: ReadingScorer, heard: Heard, phrases: readonly string[], p: VerifyPolicy, elsewhere: readonly Pick<Heard, "encoded">[] = []): Promise<VerifiedReading> {
   const t = textTranscript(heard.text, 1);
   const words = t.tokens.map((k) => k.text);
   // positions are in the transcript's spelling of the text (punctuation inside sentences dropped), so the readings
@@ -46,11 +52,24 @@ export async function verifyPhrases(model: ReadingScorer, heard: Heard, phrases:
     return { ...c, start, end, said, reading: t.text.slice(0, start) + said + t.text.slice(end) };
   });
   // the written reading in the same spelling, scored the same way (teacher-forced), then each candidate against it
-  const written = await model.logProb(heard.encoded, model.tokenize(t.text));
+  const writtenIds = model.tokenize(t.text);
+  const written = await model.logProb(heard.encoded, writtenIds);
+  const writtenElsewhere: number[] = [];
   const accepted: Array<{ phrase: string; start: number; end: number; delta: number }> = [];
   for (const c of tried) {
-    const delta = (await model.logProb(heard.encoded, model.tokenize(c.reading))) - written;
-    if (delta >= -p.marginPerLetter * lettersOf(c.phrase).length) accepted.push({ phrase: c.said, start: c.start, end: c.end, delta });
+    const ids = model.tokenize(c.reading);
+    const margin = p.marginPerLetter * lettersOf(c.phrase).length;
+    const delta = (await model.logProb(heard.encoded, ids)) - written;
+    if (delta < -margin) continue;
+    // at the other speeds: it must hold in at least p.holdElsewhere of them
+    let held = 0;
+    for (const [k, e] of elsewhere.entries()) {
+      writtenElsewhere[k] ??= await model.logProb(e.encoded, writtenIds);
+      if ((await model.logProb(e.encoded, ids)) - writtenElsewhere[k] >= -margin) held++;
+      else if (elsewhere.length - k - 1 + held < p.holdElsewhere * elsewhere.length) break;
+    }
+    const holds = held >= p.holdElsewhere * elsewhere.length;
+    if (holds) accepted.push({ phrase: c.said, start: c.start, end: c.end, delta });
   }
   // the best supported first; a run taken by one phrase is not rewritten again
   accepted.sort((a, b) => b.delta - a.delta);
