@@ -73,3 +73,17 @@ test("unrelated speech heard at other speeds keeps its normal-speed reading", as
     assert.deepEqual(chooseReading(primary, alternates, found), { ...primary, speed: 1 });
   }
 });
+
+test("chooseReading: the reading with more list entries wins; what it adds and what the reading check wrote in stay marked", () => {
+  const hearing = (text: string, speed: number) => ({ text, speed, conf: 0.9, tokens: 8, encoded: undefined as never });
+  const primary = { text: "send nudes to my private gun", verified: ["send nudes"] };
+  // an alternate with no more entries than the primary is not taken
+  assert.deepEqual(chooseReading(primary, [hearing("sin moves to my private account", 0.92)], found), { ...primary, speed: 1 });
+  // one that says the checked phrase and a new one is taken; both are marked
+  const r = chooseReading(primary, [hearing("Send nudes, buy a gun.", 1.04)], found);
+  assert.equal(r.speed, 1.04);
+  assert.equal(r.text, textTranscript("Send nudes, buy a gun.", 1).text);
+  assert.deepEqual([...r.verified].sort(), ["buy a gun", "send nudes"]);
+  // an empty hearing is skipped
+  assert.deepEqual(chooseReading(primary, [hearing("", 0.96)], found), { ...primary, speed: 1 });
+});

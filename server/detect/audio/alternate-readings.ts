@@ -41,7 +41,8 @@ export async function hearAtSpeeds(model: Transcriber, crop: Float32Array, speed
 /**
  * The reading to keep: `primary` (normal speed, reading check applied), or the alternate-speed reading holding more
  * of the requested list phrases (`found`: the list entries matched in a text, lower case); its phrases the primary
- * reading lacks are returned as `verified` (hits on them are capped).
+ * reading lacks, and those the reading check wrote into the primary, are returned as `verified` (hits on them are
+ * capped).
  */
 export function chooseReading(primary: VerifiedReading, alternates: readonly AlternateHearing[], found: (text: string) => string[]): VerifiedReading & { speed: number } {
   const inPrimary = new Set(found(primary.text));
@@ -51,7 +52,8 @@ export function chooseReading(primary: VerifiedReading, alternates: readonly Alt
     const text = textTranscript(a.text, 1).text;
     const entries = new Set(found(text));
     const added = [...entries].filter((e) => !inPrimary.has(e));
-    if (added.length > 0 && entries.size > best.count) best = { text, verified: added, speed: a.speed, count: entries.size };
+    // the phrases the reading check wrote in stay marked: this reading may say them too, still not at normal speed
+    if (added.length > 0 && entries.size > best.count) best = { text, verified: [...new Set([...primary.verified, ...added])], speed: a.speed, count: entries.size };
   }
   const { count: _count, ...reading } = best;
   return reading;

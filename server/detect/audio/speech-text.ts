@@ -192,9 +192,9 @@ export class SpeechText {
 
   /**
    * Each voiced stretch (spans closer than P.stt.joinGapSec joined, P.stt.marginSec added each side) transcribed on
-   * its own; list phrases (`phrases`) spelled near its words are scored against its audio and written in where the
-   * audio supports them as well as what was written (verify-phrases.ts); then it is heard again at other speeds, and a
-   * reading there that holds more list entries (`found`) is kept instead (alternate-readings.ts).
+   * its own, and again at other speeds (alternate-readings.ts); list phrases (`phrases`) spelled near its words are
+   * scored against its audio and written in where every hearing supports them as well as what was written
+   * (verify-phrases.ts); a reading at another speed that holds more list entries (`found`) is kept instead.
    */
   private async recognise(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, phrases: readonly string[], found: (text: string) => string[]): Promise<{ transcript: Transcript; verified: string[] }> {
     const model = this.moonshineModel;
