@@ -17,7 +17,7 @@ const SECTION_OF: Record<string, string> = {
   ...Object.fromEntries(["ANTHEN", "BANEDAUDIO", "COPYRIGHTSONGS"].flatMap((t) => [[`audioType:${t}`, "knownAudio"], [`audiostreamType:${t}`, "knownAudio"]])),
 };
 
-type Section = { skipped?: string; falsePositivesPerHour?: { perHourOfSegments: number; hourSegments?: number }; atPolicy?: { precision: number | null; recall: number | null; f1: number | null; fp?: number; negatives?: number }; falsePositiveRate?: number; negatives?: number; precision?: number | null; recall?: number | null };
+type Section = { skipped?: string; falsePositivesPerHour?: { perHourOfSegments: number; continuous?: { perHourOfSpeech: number; distinctSpeechHours: number } }; atPolicy?: { precision: number | null; recall: number | null; f1: number | null; fp?: number; negatives?: number }; falsePositiveRate?: number; negatives?: number; precision?: number | null; recall?: number | null };
 
 let cached: Record<string, Section> | null | undefined;
 
@@ -33,6 +33,13 @@ function sections(): Record<string, Section> | null {
 
 const pct = (n: number | null | undefined) => (typeof n === "number" ? `${Math.round(n * 100)} %` : "n/a");
 
+/** The speech false-positive rate: per hour of continuous unrelated speech where measured, else per hour of segments. */
+function fpPerHour(f: Section["falsePositivesPerHour"]): string {
+  if (!f) return "";
+  if (f.continuous) return `, ${f.continuous.perHourOfSpeech} false positives per hour of continuous unrelated speech`;
+  return `, ${f.perHourOfSegments} false positives per hour of unrelated speech segments`;
+}
+
 /** Adds the measured precision/recall (synthetic eval set) to each supported capability's note. */
 export function withMeasuredScores(caps: Capability[]): Capability[] {
   const s = sections();
@@ -47,7 +54,7 @@ export function withMeasuredScores(caps: Capability[]): Capability[] {
     const score = m.skipped
       ? "not measured by npm run eval (no labelled photographs offline); only spot checks on the sample photos in @vladmandic/human (server/detect/README.md)"
       : p.precision !== null && p.precision !== undefined
-        ? `measured on the synthetic eval set: precision ${pct(p.precision)}, recall ${pct(p.recall)}${m.falsePositivesPerHour ? `, ${m.falsePositivesPerHour.perHourOfSegments} false positives per hour of unrelated speech segments` : ""}`
+        ? `measured on the synthetic eval set: precision ${pct(p.precision)}, recall ${pct(p.recall)}${fpPerHour(m.falsePositivesPerHour)}`
         : `measured on the synthetic eval set: ${fp} false positives on ${negatives} negatives; recall not measured: no labelled positives offline`;
     return { ...c, note: `${c.note ? `${c.note} · ` : ""}${score}` };
   });

@@ -84,6 +84,8 @@ test("chooseReading: the reading with more list entries wins; what it adds and w
   assert.equal(r.speed, 1.04);
   assert.equal(r.text, textTranscript("Send nudes, buy a gun.", 1).text);
   assert.deepEqual([...r.verified].sort(), ["buy a gun", "send nudes"]);
+  // one with more entries that drops an entry written at normal speed is not taken
+  assert.deepEqual(chooseReading(primary, [hearing("sin moves buy a gun and cocaine", 0.92)], found), { ...primary, speed: 1 });
   // an empty hearing is skipped
   assert.deepEqual(chooseReading(primary, [hearing("", 0.96)], found), { ...primary, speed: 1 });
 });

@@ -3,8 +3,8 @@
 // normal speed it wrote a near-miss ("we had gone so far behind the store" → "we have guns for sale behind the store").
 // A list phrase written in such a reading, and not in the reading at normal speed, is taken with that reading, and hits
 // on it go to a human (speech-text.ts caps them like phrases the reading check wrote in). The reading check
-// (verify-phrases.ts) also scores its candidates on these hearings: a phrase really said holds at every speed. Measured
-// on the speech eval (server/detect/audio/README.md); each speed costs one more transcription of the stretch.
+// (verify-phrases.ts) also scores its candidates on these hearings: a phrase it writes in must hold at every speed.
+// Measured on the speech eval (server/detect/audio/README.md); each speed costs one more transcription of the stretch.
 import type { Heard } from "./stt/moonshine";
 import { textTranscript } from "./stt/transcript";
 import type { VerifiedReading } from "./verify-phrases";
@@ -39,10 +39,11 @@ export async function hearAtSpeeds(model: Transcriber, crop: Float32Array, speed
 }
 
 /**
- * The reading to keep: `primary` (normal speed, reading check applied), or the alternate-speed reading holding more
- * of the requested list phrases (`found`: the list entries matched in a text, lower case); its phrases the primary
- * reading lacks, and those the reading check wrote into the primary, are returned as `verified` (hits on them are
- * capped).
+ * The reading to keep: `primary` (normal speed, reading check applied), or the alternate-speed reading holding every
+ * list entry of the primary and more (`found`: the requested lists' entries matched in a text, lower case); its
+ * entries the primary lacks, and those the reading check wrote into the primary, are returned as `verified` (hits on
+ * them are capped). Unlike the reading check's phrases, an entry taken this way needs only the one hearing that wrote
+ * it: on the eval's unrelated speech none was (server/detect/audio/README.md).
  */
 export function chooseReading(primary: VerifiedReading, alternates: readonly AlternateHearing[], found: (text: string) => string[]): VerifiedReading & { speed: number } {
   const inPrimary = new Set(found(primary.text));
@@ -51,8 +52,10 @@ export function chooseReading(primary: VerifiedReading, alternates: readonly Alt
     if (!a.text) continue;
     const text = textTranscript(a.text, 1).text;
     const entries = new Set(found(text));
+    // only a reading that keeps every entry written at normal speed: one heard there is never traded away
+    if (![...inPrimary].every((e) => entries.has(e))) continue;
     const added = [...entries].filter((e) => !inPrimary.has(e));
-    // the phrases the reading check wrote in stay marked: this reading may say them too, still not at normal speed
+    // the phrases the reading check wrote in stay marked: this reading says them too, still not at normal speed
     if (added.length > 0 && entries.size > best.count) best = { text, verified: [...new Set([...primary.verified, ...added])], speed: a.speed, count: entries.size };
   }
   const { count: _count, ...reading } = best;

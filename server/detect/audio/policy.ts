@@ -92,9 +92,10 @@ export const AUDIO_POLICY = {
     /**
      * Moonshine: list phrases spelled near a run of its words, scored against the audio (verify-phrases.ts). The
      * margin was set on the eval's tuning sentences: on neutral speech the closest a list phrase came was 0.86 nats a
-     * letter below the written reading ("porn" for "horn"); misheard list phrases came 0–0.7 a letter below it. On an
-     * hour of unrelated speech 3 phrases came within the margin at normal speed ("bastard", "porn", "methamphetamine"),
-     * 2 of them not at the other speeds: a phrase must hold in every hearing (holdElsewhere 1; half of them kept all 3).
+     * letter below the written reading ("porn" for "horn"); misheard list phrases came 0–0.7 a letter below it. On 360
+     * segments of unrelated speech (tests/eval/neutral-speech.ts) 3 phrases came within the margin at normal speed
+     * ("bastard", "porn", "methamphetamine"), 2 of them not at the other speeds: a phrase must hold in every hearing
+     * (holdElsewhere 1; with half of them all 3 stayed).
      */
     verify: { minLetters: 4, maxSpelling: 0.6, maxCandidates: 8, marginPerLetter: 0.75, maxLevel: "REVIEW", holdElsewhere: 1 } as VerifyPolicy,
     /**
