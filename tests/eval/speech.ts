@@ -150,6 +150,36 @@ async function evalVad(detector: AudioDetector, utterances: readonly Utterance[]
   };
 }
 
+/** `clean` as heard under each condition: as it is, over pink noise and over music at SNR_DB. */
+async function underConditions(clean: string): Promise<Array<[Condition, string]>> {
+  const [pink, tune] = await Promise.all([noiseWav("pink"), tuneWav("a", TUNE_A)]);
+  const out: Array<[Condition, string]> = [];
+  for (const condition of CONDITIONS) out.push([condition, condition === "clean" ? clean : await speechOverBedWav(clean, condition.startsWith("noise") ? pink : tune, SNR_DB)]);
+  return out;
+}
+
+interface Case {
+  s: Sentence;
+  voice: Voice;
+  condition: Condition;
+  wav: string;
+  speechSec: number;
+}
+
+/** Each sentence spoken by `perSentence` voices in turn (leads varied), under every condition. */
+async function utteranceCases(sentences: readonly Sentence[], perSentence: number): Promise<Case[]> {
+  const cases: Case[] = [];
+  for (const [i, s] of sentences.entries()) {
+    for (let k = 0; k < perSentence; k++) {
+      const voice = VOICES[(i * perSentence + k) % VOICES.length];
+      const clean = await speechWav(s.text, { voice, leadSec: LEADS[(i + k) % LEADS.length] });
+      const speechSec = await utteranceSec(clean);
+      for (const [condition, wav] of await underConditions(clean)) cases.push({ s, voice, condition, wav, speechSec });
+    }
+  }
+  return cases;
+}
+
 /**
  * False positives per hour of speech itself: every unrelated sentence of the eval spoken back to back by six voices
  * (each voice starting at another sentence, so segment cuts differ), cut into 10 s segments as a live stream is, each
@@ -158,14 +188,12 @@ async function evalVad(detector: AudioDetector, utterances: readonly Utterance[]
 export async function evalContinuousNeutral(detector: AudioDetector, scale: number, only?: readonly Voice[]): Promise<Record<string, unknown>> {
   const pool = unrelatedPool();
   const voices: Voice[] = ["slt", "kal16", "awb", "rms", "espeak", "espeak-f"];
-  const [pink, tune] = await Promise.all([noiseWav("pink"), tuneWav("a", TUNE_A)]);
   const rows: Array<{ voice: Voice; condition: Condition; v: SegmentVerdict }> = [];
   for (const [j, voice] of voices.slice(0, Math.max(1, Math.round(voices.length * Math.min(1, scale)))).entries()) {
     if (only && !only.includes(voice)) continue;
     const order = [...pool.slice((j * 13) % pool.length), ...pool.slice(0, (j * 13) % pool.length)];
     for (const clean of await continuousSpeechWavs(order, voice)) {
-      for (const condition of CONDITIONS) {
-        const wav = condition === "clean" ? clean : await speechOverBedWav(clean, condition.startsWith("noise") ? pink : tune, SNR_DB);
+      for (const [condition, wav] of await underConditions(clean)) {
         rows.push({ voice, condition, v: await detector.detectSegment({ wavPath: wav, types: TEXT_TYPES, businessTypes: [], lang: "en" }) });
       }
     }
@@ -190,33 +218,10 @@ export async function evalSpeech(scale: number): Promise<Record<string, unknown>
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "eval-speech-"));
   try {
     const perSentence = Math.min(VOICES.length, Math.max(1, Math.round(2 * scale)));
-    const [pink, tune] = await Promise.all([noiseWav("pink"), tuneWav("a", TUNE_A)]);
-    const cases: Array<{ s: Sentence; voice: Voice; condition: Condition; wav: string; speechSec: number }> = [];
-    for (const [i, s] of SENTENCES.entries()) {
-      for (let k = 0; k < perSentence; k++) {
-        const voice = VOICES[(i * perSentence + k) % VOICES.length];
-        const clean = await speechWav(s.text, { voice, leadSec: LEADS[(i + k) % LEADS.length] });
-        const speechSec = await utteranceSec(clean);
-        for (const condition of CONDITIONS) {
-          const wav = condition === "clean" ? clean : await speechOverBedWav(clean, condition.startsWith("noise") ? pink : tune, SNR_DB);
-          cases.push({ s, voice, condition, wav, speechSec });
-        }
-      }
-    }
-    // an hour of unrelated speech (neutral-speech.ts), through the shipped recogniser only: the false-positive rate
-    const hourCases: Array<{ s: Sentence; voice: Voice; condition: Condition; wav: string; speechSec: number }> = [];
-    const hourVoices = scale >= 1 ? 2 : 1;
-    for (const [i, text] of NEUTRAL_HOUR.slice(0, Math.max(4, Math.round(NEUTRAL_HOUR.length * Math.min(1, scale)))).entries()) {
-      for (let k = 0; k < hourVoices; k++) {
-        const voice = VOICES[(i * hourVoices + k) % VOICES.length];
-        const clean = await speechWav(text, { voice, leadSec: LEADS[(i + k) % LEADS.length] });
-        const speechSec = await utteranceSec(clean);
-        for (const condition of CONDITIONS) {
-          const wav = condition === "clean" ? clean : await speechOverBedWav(clean, condition.startsWith("noise") ? pink : tune, SNR_DB);
-          hourCases.push({ s: { text, set: "eval-only" }, voice, condition, wav, speechSec });
-        }
-      }
-    }
+    const cases = await utteranceCases(SENTENCES, perSentence);
+    // an hour of unrelated speech segments (neutral-speech.ts), through the shipped recogniser only: the false-positive rate
+    const hourSentences = NEUTRAL_HOUR.slice(0, Math.max(4, Math.round(NEUTRAL_HOUR.length * Math.min(1, scale))));
+    const hourCases = await utteranceCases(hourSentences.map((text): Sentence => ({ text, set: "eval-only" })), scale >= 1 ? 2 : 1);
     const byRecogniser: Record<string, unknown> = {};
     let shipped: { utterances: Utterance[]; hour: Utterance[]; ms: number[]; detector: AudioDetector } | undefined;
     for (const kind of RECOGNISERS) {
