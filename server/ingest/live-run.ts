@@ -81,6 +81,8 @@ export async function runLiveOnce(ctx: LiveRunContext, plan: LiveArgs, env: Guar
   // -dump: every packet read is printed (stream, dts, size): the input's real fps and bitrate for health
   const proc = startFfmpeg(["-dump", ...plan.args], {
     env,
+    // a signal to the server's group (Ctrl-C, a supervisor stopping the worker) must not end the pull mid hand-over
+    ownProcessGroup: true,
     extraOutputPipe: plan.audio,
     onStderrLine: (line) => {
       if (preview?.stderrLine(line) && !restart && !state.stopped) {

@@ -38,6 +38,13 @@ export interface StartOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Open fd 3 as an extra output pipe (read it from `child.stdio[3]`), e.g. for a second ffmpeg output. */
   extraOutputPipe?: boolean;
+  /**
+   * Its own process group: a signal sent to this server's group (Ctrl-C in a terminal, a supervisor signalling the
+   * group) does not reach it, so the server alone decides when it stops (a worker handing a live stream over keeps
+   * pulling until its successor captures). It still ends with this process: stop() or the exit hook below, and if
+   * this process is killed outright, at its next write to a pipe no one reads.
+   */
+  ownProcessGroup?: boolean;
 }
 
 // Children still running when this Node process exits are killed, so none outlive the server or a test run.
@@ -61,7 +68,7 @@ export function liveChildCount(): number {
 /** Spawns `bin args`, owns it until exit, and stops it on timeout or abort with a bounded wait. */
 export function startProcess(bin: string, args: string[], opts: StartOptions = {}): OwnedProcess {
   const stdio: Array<"ignore" | "pipe"> = opts.extraOutputPipe ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"];
-  const child = spawn(bin, args, { stdio, env: (opts.env ?? process.env) as NodeJS.ProcessEnv });
+  const child = spawn(bin, args, { stdio, env: (opts.env ?? process.env) as NodeJS.ProcessEnv, detached: opts.ownProcessGroup === true });
   trackChild(child);
 
   const outChunks: Buffer[] = [];

@@ -156,6 +156,8 @@ test("a holder stopped gracefully hands its stream to a worker that pulls before
   await holder.stop(30_000);
   workers.splice(workers.indexOf(holder), 1);
   assert.match(holder.output(), new RegExp(`stream ${id}: handed over to \\S+ \\(its pull captures\\)`));
+  // the stop signal went to the holder's whole process group; its pull (own group) kept capturing until the hand-over
+  assert.doesNotMatch(holder.output(), new RegExp(`stream ${id}: pull failed`));
   // the successor takes it at its next standby look (200 ms)
   await waitFor(async () => workers.some((w) => new RegExp(`stream ${id}: taken by \\S+ \\(resumed\\) from \\S+ \\(handed over, bridged\\)`).test(w.output())), 10_000, 50);
   const count = framesOf(rx.received, id).length;

@@ -1,5 +1,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { FfmpegError, ffmpegArgv, protocolWhitelistFor, resolveFfmpeg, runFfmpeg, withProtocolWhitelists } from "../../server/ingest/ffmpeg";
@@ -7,6 +9,7 @@ import { classifyStderr } from "../../server/ingest/ffmpeg-error";
 import { KILL_GRACE_MS, liveChildCount, startProcess } from "../../server/ingest/process";
 import { resolveFfmpegFrom } from "../../server/ingest/resolve";
 import { makeCorruptFile, makeVideo, mediaDir, startStaticServer } from "../support/media";
+import { waitFor } from "../support/net";
 
 let server: Awaited<ReturnType<typeof startStaticServer>>;
 let video: string;
@@ -115,4 +118,46 @@ test("a child that ignores SIGTERM is killed after the grace period", async () =
   assert.equal(result.stoppedBy, "aborted");
   assert.ok(waited >= KILL_GRACE_MS - 100 && waited < KILL_GRACE_MS + 1500, `stopped after ${waited} ms`);
   assert.equal(liveChildCount(), 0);
+});
+
+test("a live pull's ffmpeg runs in its own process group: a signal to the server's group misses it, and it ends by itself when the server is killed outright", { timeout: 60_000 }, async (t) => {
+  // a stand-in server: starts ffmpeg as a live pull does (own group, frames on a pipe), prints its pid, then waits
+  const script = `
+    import { startProcess } from ${JSON.stringify(path.resolve("server/ingest/process.ts"))};
+    const p = startProcess("ffmpeg", ["-nostdin", "-re", "-f", "lavfi", "-i", "testsrc2=size=64x64:rate=5", "-f", "mjpeg", "pipe:1"], { ownProcessGroup: true, onStdout: () => undefined });
+    console.log("pid " + p.child.pid);
+    setInterval(() => undefined, 1000);`;
+  const server = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { detached: true, stdio: ["ignore", "pipe", "inherit"] });
+  const pid = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    server.stdout!.on("data", (b: Buffer) => {
+      out += b.toString();
+      const m = /pid (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    server.once("exit", () => reject(new Error(`stand-in server exited: ${out}`)));
+  });
+  const stat = (p: number) => readFileSync(`/proc/${p}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+  const killServer = () => {
+    try {
+      process.kill(-server.pid!, "SIGKILL");
+    } catch {
+      // gone
+    }
+  };
+  t.after(killServer);
+  // field 3 after the name: the process group
+  assert.notEqual(stat(pid)[2], stat(server.pid!)[2], "ffmpeg is not in the server's process group");
+  const exited = new Promise((r) => server.once("exit", r));
+  killServer();
+  await exited;
+  // nobody reads its pipe now: its next frame's write fails and it exits (a zombie waiting for init counts as gone)
+  const gone = () => {
+    try {
+      return stat(pid)[0] === "Z";
+    } catch {
+      return true;
+    }
+  };
+  await waitFor(async () => gone(), 20_000, 100);
 });
