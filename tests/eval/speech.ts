@@ -180,19 +180,27 @@ async function utteranceCases(sentences: readonly Sentence[], perSentence: numbe
   return cases;
 }
 
+/** The voices of the continuous set, in order. */
+export const CONTINUOUS_VOICES: readonly Voice[] = ["slt", "kal16", "awb", "rms", "espeak", "espeak-f"];
+
+/** The unrelated sentences as the `j`-th voice of the continuous set speaks them (each starts 13 sentences further on). */
+export function continuousOrder(j: number): string[] {
+  const pool = unrelatedPool();
+  const from = (j * 13) % pool.length;
+  return [...pool.slice(from), ...pool.slice(0, from)];
+}
+
 /**
  * False positives per hour of speech itself: every unrelated sentence of the eval spoken back to back by six voices
  * (each voice starting at another sentence, so segment cuts differ), cut into 10 s segments as a live stream is, each
  * clean, over pink noise and over music at 10 dB SNR. Through the shipped recogniser.
  */
 export async function evalContinuousNeutral(detector: AudioDetector, scale: number, only?: readonly Voice[]): Promise<Record<string, unknown>> {
-  const pool = unrelatedPool();
-  const voices: Voice[] = ["slt", "kal16", "awb", "rms", "espeak", "espeak-f"];
+  const voices = CONTINUOUS_VOICES;
   const rows: Array<{ voice: Voice; condition: Condition; v: SegmentVerdict }> = [];
   for (const [j, voice] of voices.slice(0, Math.max(1, Math.round(voices.length * Math.min(1, scale)))).entries()) {
     if (only && !only.includes(voice)) continue;
-    const order = [...pool.slice((j * 13) % pool.length), ...pool.slice(0, (j * 13) % pool.length)];
-    for (const clean of await continuousSpeechWavs(order, voice)) {
+    for (const clean of await continuousSpeechWavs(continuousOrder(j), voice)) {
       for (const [condition, wav] of await underConditions(clean)) {
         rows.push({ voice, condition, v: await detector.detectSegment({ wavPath: wav, types: TEXT_TYPES, businessTypes: [], lang: "en" }) });
       }
@@ -201,7 +209,7 @@ export async function evalContinuousNeutral(detector: AudioDetector, scale: numb
   const flagged = rows.filter((r) => r.v.allLabels.some((l) => l.riskDetail.riskSource === 1001));
   const hours = (rows.length * 10) / 3600;
   return {
-    note: "continuous unrelated speech (every neutral sentence of this eval, back to back, six voices), 10 s segments full of speech (0.25 s pauses between sentences), each clean, over noise and over music at 10 dB SNR: the same speech three times under different beds. Never used to choose a rule or value",
+    note: "continuous unrelated speech (every neutral sentence of this eval, back to back, six voices), 10 s segments full of speech (0.25 s pauses between sentences), each clean, over noise and over music at 10 dB SNR: the same speech three times under different beds. Held out until one of its false positives (espeak-ng under noise, a reading written in a loop) led to the loop rule (server/detect/audio/looping-readings.ts); no value was tuned on it",
     segments: rows.length,
     hoursThroughDetector: Math.round(hours * 100) / 100,
     distinctSpeechHours: Math.round((hours / CONDITIONS.length) * 100) / 100,
@@ -271,7 +279,7 @@ function keywordFigures(utterances: readonly Utterance[], hour: readonly Utteran
   const neutralHours = (unrelated.length * 10) / 3600;
   const speechSec = unrelated.reduce((s, u) => s + u.speechSec, 0);
   return {
-    detector: "Moonshine tiny en (ONNX Runtime; npm @moonshine-ai/moonshine-js model files) on the voiced stretches Silero VAD finds, each also heard at 0.92, 0.96, 1.04 and 1.08 x speed (alternate-readings.ts: a reading with more list entries is kept), its readings checked against the audio for nearly written list phrases that must hold at every speed (verify-phrases.ts; hits on phrases from either REVIEW at most), pocketsphinx keyword spotting spliced in -> server/detect/audio/lists.ts (types POLITY EROTIC ADVERT BAN VIOLENT DIRTY ADLAW); SPEECH_RECOGNISER=pocketsphinx keeps pocketsphinx free transcription + spotting",
+    detector: "Moonshine tiny en (ONNX Runtime; npm @moonshine-ai/moonshine-js model files) on the voiced stretches Silero VAD finds, each also heard at 0.92, 0.96, 1.04 and 1.08 x speed (alternate-readings.ts: a reading with more list entries is kept), its readings checked against the audio for nearly written list phrases that must hold at every speed (verify-phrases.ts; hits on phrases from either REVIEW at most), pocketsphinx keyword spotting spliced in, entries only a reading written in a loop holds not counted (looping-readings.ts) -> server/detect/audio/lists.ts (types POLITY EROTIC ADVERT BAN VIOLENT DIRTY ADLAW); SPEECH_RECOGNISER=pocketsphinx keeps pocketsphinx free transcription + spotting",
     label: "positive = sentence holding a list entry; correct = a label with the list's label1 (ad / abuse / prohibited / porn / politics / violence). A positive flagged only with another label1 counts as fn + fp.",
     utterances: utterances.length,
     sentences: { tuning: SENTENCES.filter((s) => s.set === "tuning").length, evalOnly: SENTENCES.filter((s) => s.set === "eval-only").length, voicesPerSentence: perSentence, voices: VOICES, leadSec: LEADS, conditions: CONDITIONS, snrDb: SNR_DB },

@@ -10,8 +10,10 @@ import { after, before, test } from "node:test";
 import { AUDIO_BUSINESS_TYPES, AUDIO_TYPES, AUDIOSTREAM_BUSINESS_TYPES, AUDIOSTREAM_TYPES } from "../../lib/contract/taxonomy";
 import { QueueFullError } from "../../server/detect/errors";
 import { createAudioDetector, fileReferenceTracks, type AudioDetector, type FileReferenceTracks, type SegmentVerdict } from "../../server/detect/audio/index";
+import { loopIn } from "../../server/detect/audio/looping-readings";
+import { CONTINUOUS_VOICES, continuousOrder } from "../eval/speech";
 import {
-  excerptWav, NEUTRAL_SENTENCES, noiseWav, POSITIVE_SENTENCES, silenceWav, speechOverBedWav, speechWav, toneWav, TUNE_A, TUNE_B, tuneWav,
+  continuousSpeechWavs, excerptWav, NEUTRAL_SENTENCES, noiseWav, POSITIVE_SENTENCES, silenceWav, speechOverBedWav, speechWav, toneWav, TUNE_A, TUNE_B, tuneWav,
 } from "../support/speech";
 
 const TEXT_TYPES = ["POLITY", "EROTIC", "ADVERT", "BAN", "VIOLENT", "DIRTY", "ADLAW"];
@@ -151,6 +153,17 @@ test("a list phrase the audio fits at normal speed only ('the porn grows' for 't
   assert.equal(v.riskLevel, "PASS", `${v.audioText} ${JSON.stringify(v.allLabels)}`);
   assert.doesNotMatch(v.audioText ?? "", /porn/i);
   assert.match(v.audioText ?? "", /grows tall/i);
+});
+
+test("a stretch the recogniser writes in a loop flags nothing its words did not say (the continuous eval's espeak-ng case)", async () => {
+  // espeak-ng under noise, 100-110 s into the continuous unrelated set: Moonshine loops "I'm going to tell you what I'm
+  // saying" and pocketsphinx spots "you idiot" where the loop says "you what"; before looping-readings.ts: REJECT abuse
+  const j = CONTINUOUS_VOICES.indexOf("espeak");
+  const clean = (await continuousSpeechWavs(continuousOrder(j), "espeak"))[10];
+  const v = await detect(await speechOverBedWav(clean, media.noise, 10), TEXT_TYPES);
+  assert.equal(v.vadCode, 1);
+  assert.equal(v.riskLevel, "PASS", `${v.audioText} ${JSON.stringify(v.allLabels)}`);
+  assert.ok(loopIn(v.audioText ?? ""), `the case meant: the reading loops (${v.audioText})`);
 });
 
 test("SPEECH_RECOGNISER=pocketsphinx: free transcription + spotting still find 'add me on wechat'", async () => {

@@ -12,6 +12,7 @@ import type { MonoAudio } from "./pcm";
 import { AUDIO_POLICY } from "./policy";
 import { POCKETSPHINX_MODEL_DIR, prepareKws, readCmuDict, spotKeywords, transcribeFree, type KwsHit, type KwsSetup } from "./stt/pocketsphinx";
 import { chooseReading, hearAtSpeeds } from "./alternate-readings";
+import { loopedStretch, spotsOutsideLoops, type LoopedStretch } from "./looping-readings";
 import { nearPhraseHits } from "./near-phrases";
 import { MoonshineStt, moonshineModelDir } from "./stt/moonshine";
 import { transcribeRemote } from "./stt/openai";
@@ -33,6 +34,17 @@ export interface SpeechTextResult {
 }
 
 const P = AUDIO_POLICY;
+
+/** Moonshine's transcript of a segment, the phrases to cap at REVIEW and the entries that count for nothing. */
+interface Reading {
+  transcript: Transcript;
+  /** written in by the reading check or taken from another speed: hits on them are REVIEW at most */
+  verified: string[];
+  /** held only by a reading written in a loop: no hit on them */
+  looped: string[];
+  /** the stretches whose kept reading loops (recognise()) */
+  loops: LoopedStretch[];
+}
 
 /** 16-bit PCM WAV bytes of mono float samples followed by `padSec` of silence. */
 function paddedWav(a: MonoAudio, padSec: number): Buffer {
@@ -107,7 +119,7 @@ export class SpeechText {
   get engineName(): string {
     const t = this.o.transcriber;
     if (t.kind === "openai") return `OpenAI-compatible transcription (${t.model ?? "whisper-1"} at ${t.baseUrl}) + keyword lists`;
-    if (t.kind === "moonshine") return `Moonshine tiny en (ONNX Runtime, on the voiced stretches Silero VAD finds, each also heard at 0.92-1.08 x speed; list phrases it nearly wrote checked against the audio)${this.pocketsphinxMissing() ? "" : " + pocketsphinx keyword spotting"} + keyword lists`;
+    if (t.kind === "moonshine") return `Moonshine tiny en (ONNX Runtime, on the voiced stretches Silero VAD finds, each also heard at 0.92-1.08 x speed; list phrases it nearly wrote checked against the audio; entries only a looping reading holds not counted)${this.pocketsphinxMissing() ? "" : " + pocketsphinx keyword spotting"} + keyword lists`;
     return "pocketsphinx 0.8 en-us (free transcription + keyword spotting) + keyword lists";
   }
 
@@ -154,6 +166,7 @@ export class SpeechText {
     let current: Transcript;
     let conf: number = P.stt.remoteProbability;
     let verified: string[] = [];
+    let looped: string[] = [];
     const t = this.o.transcriber;
     if (t.kind === "openai") {
       const t0 = performance.now();
@@ -162,7 +175,7 @@ export class SpeechText {
       conf = r.confidence ?? conf;
       current = textTranscript(r.text, conf);
     } else if (t.kind === "moonshine") {
-      ({ transcript: current, verified } = await this.moonshine(audio, voiced, types, timingsMs, state));
+      ({ transcript: current, verified, looped } = await this.moonshine(audio, voiced, types, timingsMs, state));
       conf = 1;
     } else {
       current = await this.pocketsphinx(audio, types, timingsMs, state);
@@ -171,32 +184,38 @@ export class SpeechText {
     const fromOffset = full.text.length - current.text.length;
     // a phrase the audio was found to support, or one written only at another speed (not what the recogniser wrote at
     // normal speed), goes to a human: REVIEW at most
-    const exact = matchTranscript(full, state.lists, types, { fromOffset, defaultConf: conf }, th).map((h) => (isVerified(h, verified) ? { ...h, riskLevel: capLevel(h.riskLevel, P.text.verify.maxLevel) } : h));
+    // an entry only a reading written in a loop holds was never heard (looping-readings.ts): no hit on it
+    const exact = matchTranscript(full, state.lists, types, { fromOffset, defaultConf: conf }, th)
+      .filter((h) => !onlyLooped(h, looped))
+      .map((h) => (mentions(h, verified) ? { ...h, riskLevel: capLevel(h.riskLevel, P.text.verify.maxLevel) } : h));
     // a recogniser that spells what it heard: list phrases it nearly wrote go to a human too
-    const near = t.kind === "moonshine" ? nearPhraseHits(full, state.lists, types, exact, P.text.near, fromOffset, th) : [];
+    const near = t.kind === "moonshine" ? nearPhraseHits(full, state.lists, types, exact, P.text.near, fromOffset, th).filter((h) => !onlyLooped(h, looped)) : [];
     const hits = [...exact, ...near].map(toAudioHit);
     return { hits, text: full.text, segmentText: current.text, spliced: [...current.spliced, ...verified], timingsMs };
   }
 
   /** Moonshine on the voiced stretches, with pocketsphinx's spotted phrases spliced in where it misheard them. */
-  private async moonshine(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, types: ReadonlySet<string>, timingsMs: Record<string, number>, state: ListState): Promise<{ transcript: Transcript; verified: string[] }> {
+  private async moonshine(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, types: ReadonlySet<string>, timingsMs: Record<string, number>, state: ListState): Promise<Omit<Reading, "loops">> {
     const kws = state.kws;
-    const [{ transcript: spoken, verified }, spotted] = await Promise.all([
+    const [{ transcript: spoken, verified, loops }, spotted] = await Promise.all([
       timed(timingsMs, "stt", () => this.recognise(audio, voiced, phrasesFor(state, types), (text) => entriesIn(text, state, types))),
       kws && kws.phrases.size > 0 ? this.withPadded(audio, (wav) => timed(timingsMs, "kws", () => spotKeywords(wav, kws, { bin: this.o.pocketsphinx, timeoutMs: P.stt.timeoutMs }))) : Promise.resolve([]),
     ]);
     // Moonshine's word times are estimates: a spotted phrase goes in only where the words written there agree with it
     const agreeing = kws ? agreeingHits(spoken, spotted.filter((h) => h.prob >= P.kws.minProb), kws.phrases, { maxDistance: P.kws.agreeMaxDistance, windowSec: P.kws.agreeWindowSec }) : [];
-    return { transcript: this.splice(spoken, agreeing, types, state), verified };
+    // a spotted phrase agreeing with words of a loop agrees with nothing the audio said (looping-readings.ts)
+    const spliced = kws ? spotsOutsideLoops(agreeing, loops, (h) => kws.phrases.get(h.phrase)?.text ?? h.phrase) : agreeing;
+    return { transcript: this.splice(spoken, spliced, types, state), verified, looped: loops.flatMap((l) => l.unconfirmed) };
   }
 
   /**
    * Each voiced stretch (spans closer than P.stt.joinGapSec joined, P.stt.marginSec added each side) transcribed on
    * its own, and again at other speeds (alternate-readings.ts); list phrases (`phrases`) spelled near its words are
    * scored against its audio and written in where every hearing supports them as well as what was written
-   * (verify-phrases.ts); a reading at another speed that holds more list entries (`found`) is kept instead.
+   * (verify-phrases.ts); a reading at another speed that holds more list entries (`found`) is kept instead. A reading
+   * kept that loops is reported in `loops` with what counts in it (looping-readings.ts).
    */
-  private async recognise(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, phrases: readonly string[], found: (text: string) => string[]): Promise<{ transcript: Transcript; verified: string[] }> {
+  private async recognise(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, phrases: readonly string[], found: (text: string) => string[]): Promise<Reading> {
     const model = this.moonshineModel;
     if (!model) throw new Error("Moonshine model not loaded");
     const duration = audio.samples.length / audio.sampleRate;
@@ -208,6 +227,7 @@ export class SpeechText {
     }
     const parts = [];
     const verified: string[] = [];
+    const loops: LoopedStretch[] = [];
     for (const s of stretches) {
       // the model sometimes ends at once on a stretch it cannot place: heard nothing, it hears the tighter crop
       for (const margin of [P.stt.marginSec, P.stt.retryMarginSec]) {
@@ -220,11 +240,13 @@ export class SpeechText {
         const checked = await verifyPhrases(model, heard, phrases, P.text.verify, alternates);
         const reading = chooseReading(checked, alternates, found);
         verified.push(...reading.verified);
+        const loop = loopedStretch(reading.text, [heard.text, ...alternates.map((a) => a.text)], found, { startSec, endSec });
+        if (loop) loops.push(loop);
         parts.push({ text: reading.text, conf: heard.conf, startSec, endSec });
         break;
       }
     }
-    return { transcript: spokenTranscript(parts), verified };
+    return { transcript: spokenTranscript(parts), verified, looped: loops.flatMap((l) => l.unconfirmed), loops };
   }
 
   private async pocketsphinx(audio: MonoAudio, types: ReadonlySet<string>, timingsMs: Record<string, number>, state: ListState): Promise<Transcript> {
@@ -263,9 +285,13 @@ export class SpeechText {
   }
 }
 
-/** A hit on (part of) a phrase the verifier wrote in. */
-const isVerified = (h: TextHit, verified: readonly string[]) =>
-  verified.length > 0 && h.matchedLists.some((l) => l.words.some(({ word }) => verified.some((v) => v.includes(word.toLowerCase()) || word.toLowerCase().includes(v))));
+/** A hit on (part of) one of `phrases` (lower case). */
+const mentions = (h: TextHit, phrases: readonly string[]) =>
+  phrases.length > 0 && h.matchedLists.some((l) => l.words.some(({ word }) => phrases.some((v) => v.includes(word.toLowerCase()) || word.toLowerCase().includes(v))));
+
+/** A hit whose every matched entry is one of `looped` (held only by a reading written in a loop). */
+const onlyLooped = (h: TextHit, looped: readonly string[]) =>
+  looped.length > 0 && h.matchedLists.every((l) => l.words.every(({ word }) => looped.includes(word.toLowerCase())));
 
 /** The list entries of the requested types matched in `text` (lower case). */
 function entriesIn(text: string, state: ListState, types: ReadonlySet<string>): string[] {
