@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { encodeWavPcm16 } from "../../ingest/live-pcm";
 import type { KeywordList } from "../lists/model";
 import { KeywordListsReader } from "../lists/store";
 import { thresholdsReader, type Thresholds } from "../settings/thresholds";
@@ -48,23 +49,9 @@ interface Reading {
 
 /** 16-bit PCM WAV bytes of mono float samples followed by `padSec` of silence. */
 function paddedWav(a: MonoAudio, padSec: number): Buffer {
-  const n = a.samples.length + Math.round(padSec * a.sampleRate);
-  const buf = Buffer.alloc(44 + n * 2);
-  buf.write("RIFF", 0, "ascii");
-  buf.writeUInt32LE(36 + n * 2, 4);
-  buf.write("WAVEfmt ", 8, "ascii");
-  buf.writeUInt32LE(16, 16);
-  buf.writeUInt16LE(1, 20);
-  buf.writeUInt16LE(1, 22);
-  buf.writeUInt32LE(a.sampleRate, 24);
-  buf.writeUInt32LE(a.sampleRate * 2, 28);
-  buf.writeUInt16LE(2, 32);
-  buf.writeUInt16LE(16, 34);
-  buf.write("data", 36, "ascii");
-  buf.writeUInt32LE(n * 2, 40);
-  const pcm = new Int16Array(buf.buffer, buf.byteOffset + 44, a.samples.length);
-  for (let i = 0; i < a.samples.length; i++) pcm[i] = Math.round(Math.max(-1, Math.min(1, a.samples[i])) * 32767);
-  return buf;
+  const pcm = Buffer.alloc((a.samples.length + Math.round(padSec * a.sampleRate)) * 2);
+  for (let i = 0; i < a.samples.length; i++) pcm.writeInt16LE(Math.round(Math.max(-1, Math.min(1, a.samples[i])) * 32767), i * 2);
+  return encodeWavPcm16(pcm, a.sampleRate);
 }
 
 const toAudioHit = (h: TextHit): AudioHit => ({ ...h, riskSource: P.text.riskSource });
