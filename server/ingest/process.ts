@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 
 /** Grace period between SIGTERM and SIGKILL when stopping a child. */
 export const KILL_GRACE_MS = 2000;
@@ -42,10 +43,14 @@ export interface StartOptions {
    * Its own process group: a signal sent to this server's group (Ctrl-C in a terminal, a supervisor signalling the
    * group) does not reach it, so the server alone decides when it stops (a worker handing a live stream over keeps
    * pulling until its successor captures). It still ends with this process: stop() or the exit hook below, and if
-   * this process is killed outright, at its next write to a pipe no one reads.
+   * this process dies outright (kill -9, a hang-up), the kernel kills it (started through util-linux `setpriv
+   * --pdeathsig KILL`; without setpriv, it ends at its next write to a pipe no one reads).
    */
   ownProcessGroup?: boolean;
 }
+
+/** util-linux setpriv (every Debian/Ubuntu has it): a child started through it is killed when this process dies. */
+const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p));
 
 // Children still running when this Node process exits are killed, so none outlive the server or a test run.
 const live = new Set<ChildProcess>();
@@ -68,7 +73,9 @@ export function liveChildCount(): number {
 /** Spawns `bin args`, owns it until exit, and stops it on timeout or abort with a bounded wait. */
 export function startProcess(bin: string, args: string[], opts: StartOptions = {}): OwnedProcess {
   const stdio: Array<"ignore" | "pipe"> = opts.extraOutputPipe ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"];
-  const child = spawn(bin, args, { stdio, env: (opts.env ?? process.env) as NodeJS.ProcessEnv, detached: opts.ownProcessGroup === true });
+  const own = opts.ownProcessGroup === true;
+  const [file, argv] = own && SETPRIV ? [SETPRIV, ["--pdeathsig", "KILL", "--", bin, ...args]] : [bin, args];
+  const child = spawn(file, argv, { stdio, env: (opts.env ?? process.env) as NodeJS.ProcessEnv, detached: own });
   trackChild(child);
 
   const outChunks: Buffer[] = [];

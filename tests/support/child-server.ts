@@ -43,7 +43,7 @@ export async function startChildServer(o: { dataDir: string; env?: Record<string
     ...o.env,
   };
   // detached: its own process group, so kill9 takes its children with it (a live pull's ffmpeg has a group of its
-  // own, as a supervisor's signal must not end it: it ends at its next write to the dead server's pipe)
+  // own, as a supervisor's signal must not end it: the kernel kills it when the server dies, setpriv --pdeathsig)
   const child = spawn(process.execPath, ["--import", "tsx", o.script ?? "server/main.ts"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   // CHILD_SERVER_LOG=<file>: also append everything the server prints there (debugging a failed run)

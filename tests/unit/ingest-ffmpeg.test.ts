@@ -120,11 +120,13 @@ test("a child that ignores SIGTERM is killed after the grace period", async () =
   assert.equal(liveChildCount(), 0);
 });
 
-test("a live pull's ffmpeg runs in its own process group: a signal to the server's group misses it, and it ends by itself when the server is killed outright", { timeout: 60_000 }, async (t) => {
-  // a stand-in server: starts ffmpeg as a live pull does (own group, frames on a pipe), prints its pid, then waits
+test("a live pull's ffmpeg runs in its own process group: a signal to the server's group misses it, and it dies with the server killed outright", { timeout: 60_000 }, async (t) => {
+  // a stand-in server: starts ffmpeg as a live pull does (own group), prints its pid, then waits. This ffmpeg writes
+  // nothing to its pipes (as a pull of a silent source, or a frames-only pull between frames): only the kernel's
+  // parent-death signal can end it when the server is gone
   const script = `
     import { startProcess } from ${JSON.stringify(path.resolve("server/ingest/process.ts"))};
-    const p = startProcess("ffmpeg", ["-nostdin", "-re", "-f", "lavfi", "-i", "testsrc2=size=64x64:rate=5", "-f", "mjpeg", "pipe:1"], { ownProcessGroup: true, onStdout: () => undefined });
+    const p = startProcess(${JSON.stringify(resolveFfmpeg().path)}, ["-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "anullsrc=r=8000:cl=mono", "-f", "null", "-"], { ownProcessGroup: true });
     console.log("pid " + p.child.pid);
     setInterval(() => undefined, 1000);`;
   const server = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { detached: true, stdio: ["ignore", "pipe", "inherit"] });
@@ -132,8 +134,10 @@ test("a live pull's ffmpeg runs in its own process group: a signal to the server
     let out = "";
     server.stdout!.on("data", (b: Buffer) => {
       out += b.toString();
-      const m = /pid (\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
+      const m = /pid (\S+)\n/.exec(out);
+      if (!m) return;
+      if (Number.isInteger(Number(m[1]))) resolve(Number(m[1]));
+      else reject(new Error(`ffmpeg did not start: ${out}`));
     });
     server.once("exit", () => reject(new Error(`stand-in server exited: ${out}`)));
   });
@@ -146,12 +150,19 @@ test("a live pull's ffmpeg runs in its own process group: a signal to the server
     }
   };
   t.after(killServer);
+  t.after(() => {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone, as it should be
+    }
+  });
   // field 3 after the name: the process group
   assert.notEqual(stat(pid)[2], stat(server.pid!)[2], "ffmpeg is not in the server's process group");
   const exited = new Promise((r) => server.once("exit", r));
   killServer();
   await exited;
-  // nobody reads its pipe now: its next frame's write fails and it exits (a zombie waiting for init counts as gone)
+  // the kernel kills it with the server (a zombie waiting for init counts as gone)
   const gone = () => {
     try {
       return stat(pid)[0] === "Z";

@@ -5,7 +5,7 @@
 // on it go to a human (speech-text.ts caps them like phrases the reading check wrote in). The reading check
 // (verify-phrases.ts) also scores its candidates on these hearings: a phrase it writes in must hold at every speed.
 // Measured on the speech eval (server/detect/audio/README.md); each speed costs one more transcription of the stretch.
-import { loopIn } from "./looping-readings";
+import { madeUpLoop } from "./looping-readings";
 import type { Heard } from "./stt/moonshine";
 import { textTranscript } from "./stt/transcript";
 import type { VerifiedReading } from "./verify-phrases";
@@ -40,7 +40,7 @@ export async function hearAtSpeeds(model: Transcriber, crop: Float32Array, speed
 }
 
 /**
- * The reading to keep: `primary` (normal speed, reading check applied), or the alternate-speed reading (not looping) holding every
+ * The reading to keep: `primary` (normal speed, reading check applied), or the alternate-speed reading (not a made-up loop) holding every
  * list entry of the primary and more (`found`: the requested lists' entries matched in a text, lower case); its
  * entries the primary lacks, and those the reading check wrote into the primary, are returned as `verified` (hits on
  * them are capped). Unlike the reading check's phrases, an entry taken this way needs only the one hearing that wrote
@@ -50,8 +50,8 @@ export function chooseReading(primary: VerifiedReading, alternates: readonly Alt
   const inPrimary = new Set(found(primary.text));
   let best: VerifiedReading & { speed: number; count: number } = { ...primary, speed: 1, count: inPrimary.size };
   for (const a of alternates) {
-    // a reading the model wrote in a loop is its own words, not the audio's (looping-readings.ts)
-    if (!a.text || loopIn(a.text)) continue;
+    // a reading the model wrote in a loop of its own making is its words, not the audio's (looping-readings.ts)
+    if (!a.text || madeUpLoop(a.text, [primary.text, ...alternates.filter((o) => o !== a).map((o) => o.text)])) continue;
     const text = textTranscript(a.text, 1).text;
     const entries = new Set(found(text));
     // only a reading that keeps every entry written at normal speed: one heard there is never traded away

@@ -13,7 +13,7 @@ import type { MonoAudio } from "./pcm";
 import { AUDIO_POLICY } from "./policy";
 import { POCKETSPHINX_MODEL_DIR, prepareKws, readCmuDict, spotKeywords, transcribeFree, type KwsHit, type KwsSetup } from "./stt/pocketsphinx";
 import { chooseReading, hearAtSpeeds } from "./alternate-readings";
-import { loopedStretch, spotsOutsideLoops, type LoopedStretch } from "./looping-readings";
+import { countsOutsideLoops, loopedStretch, spotsOutsideLoops, type LoopedStretch } from "./looping-readings";
 import { nearPhraseHits } from "./near-phrases";
 import { MoonshineStt, moonshineModelDir } from "./stt/moonshine";
 import { transcribeRemote } from "./stt/openai";
@@ -36,14 +36,12 @@ export interface SpeechTextResult {
 
 const P = AUDIO_POLICY;
 
-/** Moonshine's transcript of a segment, the phrases to cap at REVIEW and the entries that count for nothing. */
+/** Moonshine's transcript of a segment, the phrases to cap at REVIEW and the stretches that loop. */
 interface Reading {
   transcript: Transcript;
   /** written in by the reading check or taken from another speed: hits on them are REVIEW at most */
   verified: string[];
-  /** held only by a reading written in a loop: no hit on them */
-  looped: string[];
-  /** the stretches whose kept reading loops (recognise()) */
+  /** the stretches whose kept reading loops of the model's own making: what they hold counts only where confirmed */
   loops: LoopedStretch[];
 }
 
@@ -106,7 +104,7 @@ export class SpeechText {
   get engineName(): string {
     const t = this.o.transcriber;
     if (t.kind === "openai") return `OpenAI-compatible transcription (${t.model ?? "whisper-1"} at ${t.baseUrl}) + keyword lists`;
-    if (t.kind === "moonshine") return `Moonshine tiny en (ONNX Runtime, on the voiced stretches Silero VAD finds, each also heard at 0.92-1.08 x speed; list phrases it nearly wrote checked against the audio; entries only a looping reading holds not counted)${this.pocketsphinxMissing() ? "" : " + pocketsphinx keyword spotting"} + keyword lists`;
+    if (t.kind === "moonshine") return `Moonshine tiny en (ONNX Runtime, on the voiced stretches Silero VAD finds, each also heard at 0.92-1.08 x speed; list phrases it nearly wrote checked against the audio; words of loops it makes up not counted)${this.pocketsphinxMissing() ? "" : " + pocketsphinx keyword spotting"} + keyword lists`;
     return "pocketsphinx 0.8 en-us (free transcription + keyword spotting) + keyword lists";
   }
 
@@ -153,7 +151,7 @@ export class SpeechText {
     let current: Transcript;
     let conf: number = P.stt.remoteProbability;
     let verified: string[] = [];
-    let looped: string[] = [];
+    let loops: LoopedStretch[] = [];
     const t = this.o.transcriber;
     if (t.kind === "openai") {
       const t0 = performance.now();
@@ -162,7 +160,7 @@ export class SpeechText {
       conf = r.confidence ?? conf;
       current = textTranscript(r.text, conf);
     } else if (t.kind === "moonshine") {
-      ({ transcript: current, verified, looped } = await this.moonshine(audio, voiced, types, timingsMs, state));
+      ({ transcript: current, verified, loops } = await this.moonshine(audio, voiced, types, timingsMs, state));
       conf = 1;
     } else {
       current = await this.pocketsphinx(audio, types, timingsMs, state);
@@ -171,18 +169,19 @@ export class SpeechText {
     const fromOffset = full.text.length - current.text.length;
     // a phrase the audio was found to support, or one written only at another speed (not what the recogniser wrote at
     // normal speed), goes to a human: REVIEW at most
-    // an entry only a reading written in a loop holds was never heard (looping-readings.ts): no hit on it
+    // words a loop of the model's own making wrote were never heard (looping-readings.ts): no hit on them alone
+    const counts = (h: TextHit) => countsOutsideLoops(h, current, fromOffset, loops);
     const exact = matchTranscript(full, state.lists, types, { fromOffset, defaultConf: conf }, th)
-      .filter((h) => !onlyLooped(h, looped))
+      .filter(counts)
       .map((h) => (mentions(h, verified) ? { ...h, riskLevel: capLevel(h.riskLevel, P.text.verify.maxLevel) } : h));
     // a recogniser that spells what it heard: list phrases it nearly wrote go to a human too
-    const near = t.kind === "moonshine" ? nearPhraseHits(full, state.lists, types, exact, P.text.near, fromOffset, th).filter((h) => !onlyLooped(h, looped)) : [];
+    const near = t.kind === "moonshine" ? nearPhraseHits(full, state.lists, types, exact, P.text.near, fromOffset, th).filter(counts) : [];
     const hits = [...exact, ...near].map(toAudioHit);
     return { hits, text: full.text, segmentText: current.text, spliced: [...current.spliced, ...verified], timingsMs };
   }
 
   /** Moonshine on the voiced stretches, with pocketsphinx's spotted phrases spliced in where it misheard them. */
-  private async moonshine(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, types: ReadonlySet<string>, timingsMs: Record<string, number>, state: ListState): Promise<Omit<Reading, "loops">> {
+  private async moonshine(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, types: ReadonlySet<string>, timingsMs: Record<string, number>, state: ListState): Promise<Reading> {
     const kws = state.kws;
     const [{ transcript: spoken, verified, loops }, spotted] = await Promise.all([
       timed(timingsMs, "stt", () => this.recognise(audio, voiced, phrasesFor(state, types), (text) => entriesIn(text, state, types))),
@@ -192,7 +191,7 @@ export class SpeechText {
     const agreeing = kws ? agreeingHits(spoken, spotted.filter((h) => h.prob >= P.kws.minProb), kws.phrases, { maxDistance: P.kws.agreeMaxDistance, windowSec: P.kws.agreeWindowSec }) : [];
     // a spotted phrase agreeing with words of a loop agrees with nothing the audio said (looping-readings.ts)
     const spliced = kws ? spotsOutsideLoops(agreeing, loops, (h) => kws.phrases.get(h.phrase)?.text ?? h.phrase) : agreeing;
-    return { transcript: this.splice(spoken, spliced, types, state), verified, looped: loops.flatMap((l) => l.unconfirmed) };
+    return { transcript: this.splice(spoken, spliced, types, state), verified, loops };
   }
 
   /**
@@ -200,7 +199,7 @@ export class SpeechText {
    * its own, and again at other speeds (alternate-readings.ts); list phrases (`phrases`) spelled near its words are
    * scored against its audio and written in where every hearing supports them as well as what was written
    * (verify-phrases.ts); a reading at another speed that holds more list entries (`found`) is kept instead. A reading
-   * kept that loops is reported in `loops` with what counts in it (looping-readings.ts).
+   * kept that loops of the model's own making is reported in `loops` with what counts in it (looping-readings.ts).
    */
   private async recognise(audio: MonoAudio, voiced: ReadonlyArray<{ startSec: number; endSec: number }>, phrases: readonly string[], found: (text: string) => string[]): Promise<Reading> {
     const model = this.moonshineModel;
@@ -227,13 +226,14 @@ export class SpeechText {
         const checked = await verifyPhrases(model, heard, phrases, P.text.verify, alternates);
         const reading = chooseReading(checked, alternates, found);
         verified.push(...reading.verified);
-        const loop = loopedStretch(reading.text, [heard.text, ...alternates.map((a) => a.text)], found, { startSec, endSec });
+        const others = [{ speed: 1, text: heard.text }, ...alternates].filter((h) => h.speed !== reading.speed).map((h) => h.text);
+        const loop = loopedStretch(reading.text, others, found, { startSec, endSec });
         if (loop) loops.push(loop);
         parts.push({ text: reading.text, conf: heard.conf, startSec, endSec });
         break;
       }
     }
-    return { transcript: spokenTranscript(parts), verified, looped: loops.flatMap((l) => l.unconfirmed), loops };
+    return { transcript: spokenTranscript(parts), verified, loops };
   }
 
   private async pocketsphinx(audio: MonoAudio, types: ReadonlySet<string>, timingsMs: Record<string, number>, state: ListState): Promise<Transcript> {
@@ -275,10 +275,6 @@ export class SpeechText {
 /** A hit on (part of) one of `phrases` (lower case). */
 const mentions = (h: TextHit, phrases: readonly string[]) =>
   phrases.length > 0 && h.matchedLists.some((l) => l.words.some(({ word }) => phrases.some((v) => v.includes(word.toLowerCase()) || word.toLowerCase().includes(v))));
-
-/** A hit whose every matched entry is one of `looped` (held only by a reading written in a loop). */
-const onlyLooped = (h: TextHit, looped: readonly string[]) =>
-  looped.length > 0 && h.matchedLists.every((l) => l.words.every(({ word }) => looped.includes(word.toLowerCase())));
 
 /** The list entries of the requested types matched in `text` (lower case). */
 function entriesIn(text: string, state: ListState, types: ReadonlySet<string>): string[] {
