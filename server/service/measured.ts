@@ -17,7 +17,8 @@ const SECTION_OF: Record<string, string> = {
   ...Object.fromEntries(["ANTHEN", "BANEDAUDIO", "COPYRIGHTSONGS"].flatMap((t) => [[`audioType:${t}`, "knownAudio"], [`audiostreamType:${t}`, "knownAudio"]])),
 };
 
-type Section = { skipped?: string; falsePositivesPerHour?: { perHourOfSegments: number; continuous?: { perHourOfSpeech: number; distinctSpeechHours: number } }; atPolicy?: { precision: number | null; recall: number | null; f1: number | null; fp?: number; negatives?: number }; falsePositiveRate?: number; negatives?: number; precision?: number | null; recall?: number | null };
+type Continuous = { perHourOfSpeech: number; distinctSpeechHours: number; flagged?: number; hoursThroughDetector?: number };
+type Section = { skipped?: string; falsePositivesPerHour?: { perHourOfSegments: number; continuous?: Continuous; continuousHeldOut?: Continuous }; atPolicy?: { precision: number | null; recall: number | null; f1: number | null; fp?: number; negatives?: number }; falsePositiveRate?: number; negatives?: number; precision?: number | null; recall?: number | null };
 
 let cached: Record<string, Section> | null | undefined;
 
@@ -36,6 +37,7 @@ const pct = (n: number | null | undefined) => (typeof n === "number" ? `${Math.r
 /** The speech false-positive rate: per hour of continuous unrelated speech where measured, else per hour of segments. */
 function fpPerHour(f: Section["falsePositivesPerHour"]): string {
   if (!f) return "";
+  if (f.continuous && f.continuousHeldOut) return `, ${f.continuous.perHourOfSpeech} false positives per hour of continuous unrelated speech (${f.continuousHeldOut.perHourOfSpeech} on speech held out from every rule)`;
   if (f.continuous) return `, ${f.continuous.perHourOfSpeech} false positives per hour of continuous unrelated speech`;
   return `, ${f.perHourOfSegments} false positives per hour of unrelated speech segments`;
 }

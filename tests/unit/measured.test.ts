@@ -10,7 +10,7 @@ test("capabilities carry the eval's measured scores for supported types, nothing
   ]);
   assert.match(qr.note ?? "", /measured on the synthetic eval set: precision \d+ %, recall \d+ %/);
   assert.equal(polity.note, "no model");
-  assert.match(ad.note ?? "", /precision \d+ %, recall \d+ %, [\d.]+ false positives per hour of continuous unrelated speech/);
+  assert.match(ad.note ?? "", /precision \d+ %, recall \d+ %, [\d.]+ false positives per hour of continuous unrelated speech \([\d.]+ on speech held out from every rule\)/);
 });
 
 test("EROTIC, faces and objects say exactly what was measured: false positives only, or nothing", () => {
