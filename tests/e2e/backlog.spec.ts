@@ -1,9 +1,9 @@
 // Issue #11.2/#11.10: frames the detectors never got to (a real backlog, not detectStep) are never counted or drawn
 // as PASS. A second server (tests/e2e/start-server.ts on its own port and data dir, so the shared one keeps its
 // defaults) runs with a tiny detector queue — STREAM_FRAME_BACKLOG=1, one detect worker — and eight live streams
-// pulled every second with OCR, NSFW and QR: twice the frames one worker checks on this machine (four was once
-// enough, until the live pulls got sessions of their own and the kernel's per-session scheduling gave the detector
-// more of the CPU: one worker then kept up with four), so the oldest waiting frame of each stream is called back not
+// pulled every second with OCR, NSFW and QR: twice the frames one worker checks on this machine (four were enough
+// only while the machine was busy with other tests: on a quiet run one worker kept up with four, with the live pulls
+// in the server's process group or in their own), so the oldest waiting frame of each stream is called back not
 // checked (auxInfo.detectType 2). The browser shows it on the wall card, the
 // timeline and the Status page; once the streams are closed, every count and NOW are compared with the server's.
 import { expect, test, type APIRequestContext, type BrowserContext } from "@playwright/test";
