@@ -17,7 +17,7 @@ const SECTION_OF: Record<string, string> = {
   ...Object.fromEntries(["ANTHEN", "BANEDAUDIO", "COPYRIGHTSONGS"].flatMap((t) => [[`audioType:${t}`, "knownAudio"], [`audiostreamType:${t}`, "knownAudio"]])),
 };
 
-type Continuous = { perHourOfSpeech: number; distinctSpeechHours: number; flagged?: number; hoursThroughDetector?: number };
+type Continuous = { perHourOfSpeech: number };
 type Section = { skipped?: string; falsePositivesPerHour?: { perHourOfSegments: number; continuous?: Continuous; continuousHeldOut?: Continuous }; atPolicy?: { precision: number | null; recall: number | null; f1: number | null; fp?: number; negatives?: number }; falsePositiveRate?: number; negatives?: number; precision?: number | null; recall?: number | null };
 
 let cached: Record<string, Section> | null | undefined;

@@ -7,7 +7,7 @@ import { readMonoWav } from "../../server/detect/audio/pcm";
 import { textTranscript } from "../../server/detect/audio/stt/transcript";
 import { compileAudioLists, matchTranscript } from "../../server/detect/audio/text-lists";
 import {
-  continuousSpeechWavs, excerptWav, mixWav, NEUTRAL_SENTENCES, noiseWav, POSITIVE_SENTENCES, silenceWav, speechOverBedWav, speechWav, toneWav, TUNE_A, TUNE_B, tuneWav, type Voice,
+  audibleSpan, continuousSpeechWavs, excerptWav, mixWav, NEUTRAL_SENTENCES, noiseWav, POSITIVE_SENTENCES, silenceWav, speechOverBedWav, speechWav, toneWav, TUNE_A, TUNE_B, tuneWav, type Voice,
 } from "../support/speech";
 import { NEUTRAL_FRESH, NEUTRAL_HOUR } from "./neutral-speech";
 import { breakdown, chooseThreshold, distribution, grid, summarize, sweep, type Outcome, type ScoredCase } from "./metrics";
@@ -98,15 +98,8 @@ interface Utterance {
 /** How long the utterance in a clean (digitally silent around it) recording lasts. */
 async function utteranceSec(cleanWav: string): Promise<number> {
   const a = await readMonoWav(cleanWav);
-  let first = -1;
-  let last = -1;
-  for (let i = 0; i < a.samples.length; i++) {
-    if (Math.abs(a.samples[i]) > 0.003) {
-      if (first < 0) first = i;
-      last = i;
-    }
-  }
-  return first < 0 ? 0 : (last - first) / a.sampleRate;
+  const span = audibleSpan(a.samples);
+  return span ? (span.last - span.first) / a.sampleRate : 0;
 }
 
 function scored(u: Utterance): ScoredCase {

@@ -214,7 +214,6 @@ export async function singingWav(seed: number, o: { durationSec?: number; root?:
   });
 }
 
-/** 16 kHz mono 16-bit PCM samples of a WAV this module wrote (44-byte header). */
 /**
  * The samples of a 16-bit mono WAV read from byte 44 on. Known flaw, kept so the eval's media stay the ones measured:
  * ffmpeg's WAVs carry a LIST chunk there, read as 17 samples of audio (a 1 ms click at the start); readMonoWav reads
@@ -298,6 +297,19 @@ export async function speechOverBedWav(speech: string, bed: string, snrDb: numbe
   });
 }
 
+/** The first and last sample of `x` louder than the silence floor (|x| > 0.003), or null when none is. */
+export function audibleSpan(x: Float32Array): { first: number; last: number } | null {
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i < x.length; i++) {
+    if (Math.abs(x[i]) > 0.003) {
+      if (first < 0) first = i;
+      last = i;
+    }
+  }
+  return first < 0 ? null : { first, last };
+}
+
 /**
  * Continuous speech: `texts` spoken one after another by `voice` (each trimmed to its audible part, 0.25 s apart),
  * cut into consecutive `segmentSec` WAVs as a live stream's audio is; a last part shorter than a segment is dropped.
@@ -306,11 +318,8 @@ export async function continuousSpeechWavs(texts: readonly string[], voice: Voic
   const parts: Float32Array[] = [];
   for (const text of texts) {
     const { samples: x } = await readMonoWav(await speechWav(text, { voice, leadSec: 0, totalSec: 1 }));
-    let first = 0;
-    let last = x.length - 1;
-    while (first < x.length && Math.abs(x[first]) <= 0.003) first++;
-    while (last > first && Math.abs(x[last]) <= 0.003) last--;
-    parts.push(x.subarray(first, last + 1), new Float32Array(Math.round(0.25 * RATE)));
+    const span = audibleSpan(x);
+    parts.push(span ? x.subarray(span.first, span.last + 1) : new Float32Array(0), new Float32Array(Math.round(0.25 * RATE)));
   }
   const all = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;

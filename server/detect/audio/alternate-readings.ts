@@ -50,15 +50,17 @@ export function chooseReading(primary: VerifiedReading, alternates: readonly Alt
   const inPrimary = new Set(found(primary.text));
   let best: VerifiedReading & { speed: number; count: number } = { ...primary, speed: 1, count: inPrimary.size };
   for (const a of alternates) {
-    // a reading the model wrote in a loop of its own making is its words, not the audio's (looping-readings.ts)
-    if (!a.text || madeUpLoop(a.text, [primary.text, ...alternates.filter((o) => o !== a).map((o) => o.text)])) continue;
+    if (!a.text) continue;
     const text = textTranscript(a.text, 1).text;
     const entries = new Set(found(text));
     // only a reading that keeps every entry written at normal speed: one heard there is never traded away
     if (![...inPrimary].every((e) => entries.has(e))) continue;
     const added = [...entries].filter((e) => !inPrimary.has(e));
+    if (added.length === 0 || entries.size <= best.count) continue;
+    // a reading the model wrote in a loop of its own making is its words, not the audio's (looping-readings.ts)
+    if (madeUpLoop(a.text, [primary.text, ...alternates.filter((o) => o !== a).map((o) => o.text)])) continue;
     // the phrases the reading check wrote in stay marked: this reading says them too, still not at normal speed
-    if (added.length > 0 && entries.size > best.count) best = { text, verified: [...new Set([...primary.verified, ...added])], speed: a.speed, count: entries.size };
+    best = { text, verified: [...new Set([...primary.verified, ...added])], speed: a.speed, count: entries.size };
   }
   const { count: _count, ...reading } = best;
   return reading;

@@ -85,11 +85,14 @@ export function loopedStretch(reading: string, others: readonly string[], found:
   return { ...span, confirmed };
 }
 
+/** Whether the time `span` overlaps a looped stretch that does not confirm `entry`. */
+const unconfirmedIn = (loops: readonly LoopedStretch[], span: { startSec: number; endSec: number }, entry: string) =>
+  loops.some((l) => span.startSec < l.endSec && span.endSec > l.startSec && !l.confirmed.includes(entry.toLowerCase()));
+
 /** Whether the words at `position` of the segment's transcript `t` lie in a looped stretch that does not confirm `entry`. */
 function inLoop(t: Pick<Transcript, "tokens">, position: readonly [number, number], entry: string, loops: readonly LoopedStretch[]): boolean {
   const token = t.tokens.find((k) => k.position[0] < position[1] && position[0] < k.position[1]);
-  if (!token) return false;
-  return loops.some((l) => token.startSec < l.endSec && token.endSec > l.startSec && !l.confirmed.includes(entry.toLowerCase()));
+  return token !== undefined && unconfirmedIn(loops, token, entry);
 }
 
 /**
@@ -106,5 +109,5 @@ export function countsOutsideLoops(h: TextHit, t: Pick<Transcript, "tokens">, fr
  * writes it (the splice needs the recogniser's words there to agree with it, and a loop's words are not the audio's).
  */
 export function spotsOutsideLoops<T extends { startSec: number; endSec: number }>(spots: readonly T[], loops: readonly LoopedStretch[], phraseOf: (s: T) => string): T[] {
-  return spots.filter((s) => !loops.some((l) => s.endSec > l.startSec && s.startSec < l.endSec && !l.confirmed.includes(phraseOf(s).toLowerCase())));
+  return spots.filter((s) => !unconfirmedIn(loops, s, phraseOf(s)));
 }
