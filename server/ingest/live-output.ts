@@ -25,7 +25,8 @@ type OutputOptions = Pick<LivePullOptions, "outDir" | "frameStartIndex" | "segme
 export interface LiveOutputHooks {
   /** the pull's current media clock (a restarted run gets a fresh one) */
   clock(): LiveClock;
-  stopped(): boolean;
+  /** the pull stopped without keeping what it captured: nothing more is written or announced */
+  dropping(): boolean;
   /** a file could not be written: nothing more is written or announced */
   writeFailed(): void;
 }
@@ -113,7 +114,7 @@ export class LiveOutput {
 
   private enqueue(file: string, data: Buffer, announce: () => void): void {
     this.chain = this.chain.then(async () => {
-      if (this.hooks.stopped() || this.error) return;
+      if (this.hooks.dropping() || this.error) return;
       try {
         await writeFile(file, data);
       } catch (err) {
@@ -121,7 +122,7 @@ export class LiveOutput {
         this.hooks.writeFailed();
         return;
       }
-      if (!this.hooks.stopped()) announce();
+      if (!this.hooks.dropping()) announce();
     });
   }
 }

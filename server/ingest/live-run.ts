@@ -25,6 +25,8 @@ export async function quickStop(proc: OwnedProcess, reason: "aborted" | "timeout
 /** The pull's mutable state that its runs share: stop() sets stopped and stops current; a restart replaces clock. */
 export interface LivePullState {
   stopped: boolean;
+  /** stopped by a Close: what was delivered before the stop is still written and announced */
+  keepCaptured: boolean;
   current: OwnedProcess | null;
   /** the latest run's parser (the meter reads its video stream index) */
   parser: LiveStderrParser | null;
@@ -142,7 +144,7 @@ export async function runLiveOnce(ctx: LiveRunContext, plan: LiveArgs, env: Guar
   const result = await proc.done;
   clearInterval(watchdog);
   await preview?.runEnded();
-  if (!state.stopped) {
+  if (!state.stopped || state.keepCaptured) {
     // an image whose showinfo line never came: place it one interval after the last known pts
     for (const image of pendingImages.splice(0)) output.frame(image, lastPts === null ? 0 : lastPts + (intervalSec ?? 0));
     const tail = stalled || restart ? null : pcm.flush(MIN_TAIL_SEC * LIVE_SAMPLE_RATE);

@@ -83,7 +83,13 @@ export type LivePullEnd =
 
 export interface LivePull {
   readonly done: Promise<LivePullEnd>;
-  stop(): Promise<void>;
+  /**
+   * Stops the pull: nothing ffmpeg delivers after the call is used. `keepCaptured` (a Close): what it had
+   * delivered before is still written and announced before this resolves (frames still in the write queue or
+   * waiting for their pts, and the audio since the last segment as a last, shorter segment of ≥ 1 s); without
+   * it (shutdown, a lease lost) that is dropped.
+   */
+  stop(opts?: { keepCaptured?: boolean }): Promise<void>;
   /** bytesIn counts media bytes ffmpeg delivered (JPEG + PCM), not network bytes. */
   stats(): { frames: number; segments: number; bytesIn: number };
   /** Input fps and bitrate, audio level, last media (stream health); a source without it reports none. */

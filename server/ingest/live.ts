@@ -38,11 +38,11 @@ export function startLivePull(o: LivePullOptions): LivePull {
     buildLiveArgs({ url: input.url, inputArgs: input.inputArgs, frameIntervalSec, audio: o.audio, maxWidth: o.maxWidth ?? 1280, ioTimeoutMs, extraOutputs: frameIntervalSec === null ? undefined : o.preview?.outputArgs() });
 
   const counters = { frames: 0, segments: 0, bytesIn: 0 };
-  const state: LivePullState = { stopped: false, current: null, parser: null, clock: new LiveClock() };
+  const state: LivePullState = { stopped: false, keepCaptured: false, current: null, parser: null, clock: new LiveClock() };
   const meter = new LiveMeter(SILENT_DBFS, () => state.parser?.videoIndex ?? null);
   const output = new LiveOutput(o, counters, {
     clock: () => state.clock,
-    stopped: () => state.stopped,
+    dropping: () => state.stopped && !state.keepCaptured,
     writeFailed: () => {
       if (state.current) void quickStop(state.current, "aborted");
     },
@@ -89,7 +89,8 @@ export function startLivePull(o: LivePullOptions): LivePull {
     done,
     stats: () => ({ ...counters }),
     meter: () => meter.reading(),
-    async stop() {
+    async stop(opts) {
+      if (!state.stopped) state.keepCaptured = opts?.keepCaptured === true;
       state.stopped = true;
       if (state.current) await quickStop(state.current, "aborted");
       await done.catch(() => undefined);

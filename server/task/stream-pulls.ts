@@ -49,9 +49,9 @@ export class StreamPulls {
     return this.pull?.meter?.() ?? null;
   }
 
-  /** Stops the pull that runs, if one does. */
-  stop(): Promise<void> | undefined {
-    return this.pull?.stop();
+  /** Stops the pull that runs, if one does; `keepCaptured` (a Close): what it captured before is still announced. */
+  stop(keepCaptured = false): Promise<void> | undefined {
+    return this.pull?.stop({ keepCaptured });
   }
 
   /** Ends a wait before the next retry at once. */

@@ -167,7 +167,8 @@ export class StreamTask {
         this.stopping = true;
         this.pulls.wakeUp();
         this.adoption.stop();
-        await this.pulls.stop();
+        // what the pull captured before the Close is still detected and called back (the drain)
+        await this.pulls.stop(true);
         // a task whose end a crash interrupted keeps its stored reason; one already ending (natural end,
         // retries exhausted) keeps its own
         void this.finish(this.state.endReason ?? "closed", this.state.endErrorCode, this.state.endReason !== undefined);

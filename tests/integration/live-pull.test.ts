@@ -110,6 +110,21 @@ test("RTMP: frames at the 1 s cadence, 2 s WAV segments, prompt stop", () => pul
 
 test("HTTP-FLV: frames at the 1 s cadence, 2 s WAV segments, prompt stop", () => pullAndStop("http-flv", rtmp.flvUrl));
 
+test("stop({ keepCaptured }) (a Close) announces the audio since the last segment as a shorter one before it resolves; a plain stop drops it", async () => {
+  const kept = pull({ url: rtmp.rtmpUrl, segmentSec: 10 });
+  const dropped = pull({ url: rtmp.flvUrl, segmentSec: 10 });
+  // ≥ 3 frames at the 1 s cadence: ≥ 2 s of media read, less than a segment
+  await waitFor(async () => kept.frames.length >= 3 && dropped.frames.length >= 3, 20_000, 50);
+  await Promise.all([kept.pull.stop({ keepCaptured: true }), dropped.pull.stop()]);
+  assert.equal(kept.segments.length, 1, "announced before stop() resolved");
+  const [tail] = kept.segments;
+  assert.equal(tail.startSec, 0);
+  assert.ok(tail.endSec >= 2 && tail.endSec < 10, `the audio up to the stop (${tail.endSec} s)`);
+  await checkSegments(kept.segments, 10);
+  assert.deepEqual(dropped.segments, [], "without keepCaptured nothing more is announced");
+  assert.deepEqual(await kept.pull.done, { reason: "stopped" });
+});
+
 /** Set by the HLS live test, checked by the last test: the watchdog's wait overlaps the tests in between. */
 let frozenHls: Promise<{ end: LivePullEnd; tookMs: number }> | null = null;
 const FROZEN_IO_TIMEOUT_MS = 1000;

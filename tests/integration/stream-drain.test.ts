@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { WorkerDetectPool } from "../../server/detect/pool";
+import { readWavPcm16 } from "../../server/ingest/wav";
 import type { StreamHealth } from "../../server/task/stream-task";
 import { qrStreamRequest, startTestService, TEST_KEY } from "../support/app";
 import { startRtmpSource } from "../support/live-sources";
@@ -96,6 +97,35 @@ describe("a stream's end keeps the evidence", () => {
       assert.equal(end.auxInfo.errorCode, undefined);
     } finally {
       pool(svc).setMinJobMsForTest(0);
+      await rx.close();
+      await src.close();
+    }
+  });
+
+  test("Close: the audio since the last 10 s segment is checked and called back as a last, shorter segment, before the stream-end", async () => {
+    const src = await startRtmpSource({ name: "drain-audio", audio: "tone" });
+    const rx = await startReceiver();
+    try {
+      const ack = await svc.post("/audiostream/v4", { accessKey: TEST_KEY, appId: "default", eventId: "default", type: "POLITICS", callback: rx.url, btId: "room-tail", data: { tokenId: "tail", url: src.rtmpUrl, returnAllText: 1, returnFinishInfo: 1 } });
+      assert.equal(ack.code, 1100, JSON.stringify(ack));
+      const id = ack.requestId as string;
+      // audio is flowing (the level of its first second is known); then 3 s more of the stream, less than a segment
+      await waitFor(async () => health(svc, id).audio.levelDb !== null, 20_000);
+      const flowing = Date.now();
+      await waitFor(async () => Date.now() - flowing >= 3000, 5000);
+      assert.equal(health(svc, id).segments.captured, 0, "no 10 s segment yet");
+      await svc.post("/finish_audiostream/v4", { accessKey: TEST_KEY, requestId: id });
+      assert.equal(health(svc, id).segments.captured, 1, "the audio before the Close was captured as a segment by the time Close answered");
+      await rx.until((r) => r.some((x) => x.body.statCode === 1 && x.body.requestId === id), 30_000);
+      const task = rx.received.filter((x) => String(x.body.requestId).startsWith(id));
+      assert.deepEqual(task.map((x) => x.body.requestId), [`${id}_1`, id], "the last segment, then the stream-end");
+      const detail = (task[0].body as Json).audioDetail;
+      assert.equal(detail.auxInfo.detectType, undefined, "checked, not called back unchecked");
+      assert.equal(detail.riskLevel, "PASS");
+      const wav = readWavPcm16(Buffer.from(await (await fetch(detail.audioUrl)).arrayBuffer()));
+      const sec = wav.samples.length / wav.sampleRate;
+      assert.ok(sec >= 3 && sec < 10, `the segment holds the audio up to the Close (${sec} s)`);
+    } finally {
       await rx.close();
       await src.close();
     }

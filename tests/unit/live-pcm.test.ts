@@ -85,7 +85,7 @@ test("frames of a join burst get strictly increasing capture times, never ahead 
   let now = 5_000_000;
   const clock = new LiveClock(() => now);
   const frames: LiveFrame[] = [];
-  const out = new LiveOutput({ outDir: dir, onFrame: (f) => void frames.push(f), onSegment: () => undefined }, { frames: 0, segments: 0 }, { clock: () => clock, stopped: () => false, writeFailed: () => undefined });
+  const out = new LiveOutput({ outDir: dir, onFrame: (f) => void frames.push(f), onSegment: () => undefined }, { frames: 0, segments: 0 }, { clock: () => clock, dropping: () => false, writeFailed: () => undefined });
   const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
   out.frame(jpeg, 10); // the first frame of the burst: stamped now
   out.frame(jpeg, 11); // the same instant, 1 s of media later: the offset moves, its wall time would fall before the first
