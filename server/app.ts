@@ -7,6 +7,7 @@ import { createHub } from "./hub";
 import { setRegistry } from "./registry";
 import { openStore } from "./store/db";
 import { capabilityTable } from "./detect";
+import { ingestAccess } from "./demo/ingest-access";
 import { startRtmpServer, type RtmpServer } from "./demo/rtmp-server";
 import { createDemo } from "./dashboard/demo";
 import { inProcessFetch } from "./dashboard/in-process";
@@ -23,7 +24,9 @@ import { registerIncidentFeed } from "./incidents/feed";
 import { mediaReader } from "./incidents/media";
 import { accessKeyNames } from "./dashboard/api-tasks";
 import { watchEngine } from "./metrics";
-import { allowList, serveMetrics } from "./metrics/serve";
+import { serveMetrics } from "./metrics/serve";
+import { allowList } from "./net/peer-allow";
+import { ownDataDir } from "./setup/data-dir";
 
 export interface App {
   url: string;
@@ -42,6 +45,7 @@ type NextHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Prom
 export async function startApp(config: Config, opts: { withNext: boolean; log?: (m: string) => void }): Promise<App> {
   const log = opts.log ?? ((m: string) => console.log(m));
   const remote = config.serviceBaseUrl !== null;
+  await ownDataDir(config.dataDir, log);
   const engine = remote ? null : await createEngine(config, { log: (m) => log(`[engine] ${m}`) });
   const store = engine?.ctx.store ?? (await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
 
@@ -71,6 +75,16 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   const metricsAllow = allowList(config.metrics.allow);
   const unwatch = engine ? watchEngine(engine) : () => undefined;
   const server = http.createServer({ headersTimeout: 15_000, requestTimeout: 60_000, connectionsCheckingInterval: 5_000 }, (req, res) => {
+    try {
+      route(req, res);
+    } catch (err) {
+      // a request must never take the process down (without Next's handler an uncaught error exits it)
+      log(`request ${req.method} ${String(req.url).slice(0, 200)} failed: ${(err as Error).stack ?? err}`);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json", connection: "close" }).end(JSON.stringify({ error: "internal error" }));
+      else res.destroy();
+    }
+  });
+  function route(req: http.IncomingMessage, res: http.ServerResponse): void {
     // one reading of the request target for every layer (engine, gate, Next): anything ambiguous is refused first
     if (readRequestTarget(req.url ?? "/") === null) {
       res.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", connection: "close" }).end(JSON.stringify({ error: "malformed request target" }));
@@ -80,7 +94,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     if (engine?.handle(req, res)) return;
     if (nextHandler) return void dashboard(nextHandler, req, res);
     res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-  });
+  }
   // the dashboard (pages, its API, the callback receivers) sits behind the sign-in gate (server/auth/gate.ts)
   function dashboard(next: NextHandler, req: http.IncomingMessage, res: http.ServerResponse) {
     gate(gateOptions, req, res)
@@ -104,7 +118,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   const local = `http://127.0.0.1:${port}`;
   for (const o of [local, `http://localhost:${port}`, config.publicBaseUrl]) if (o) engine?.addOwnOrigin(o);
 
-  const rtmp: RtmpServer | null = config.rtmpPort > 0 ? await startRtmpServer({ rtmpPort: config.rtmpPort, httpPort: config.rtmpHttpPort, host: config.host }).catch((err: Error) => (log(`RTMP ingest not started: ${err.message}`), null)) : null;
+  const rtmp: RtmpServer | null = config.rtmpPort > 0 ? await startRtmpServer({ rtmpPort: config.rtmpPort, httpPort: config.rtmpHttpPort, host: config.host, access: ingestAccess(config.ingest) }).catch((err: Error) => (log(`RTMP ingest not started: ${err.message}`), null)) : null;
   if (rtmp) {
     // the service may pull from this server's own ingest even without ALLOW_PRIVATE_NETWORKS
     for (const host of ["127.0.0.1", "localhost"]) {

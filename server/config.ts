@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { checkedSecret, parseSigningSecrets } from "./callback/signature";
+import { LOOPBACK, type IngestAccessConfig } from "./demo/ingest-access";
 
 /** Every environment variable the product reads; README "Configuration" documents each. */
 export interface Config {
@@ -97,6 +98,8 @@ export interface Config {
   };
   /** GET /metrics: a bearer token (METRICS_TOKEN) and the networks let in without it (METRICS_ALLOW) */
   metrics: { token: string | null; allow: string[] };
+  /** the embedded RTMP / HTTP-FLV ingest's access (server/demo/ingest-access.ts) */
+  ingest: IngestAccessConfig;
   dev: boolean;
 }
 
@@ -121,6 +124,8 @@ function num(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
   return n;
 }
+
+const list = (s: string) => s.split(",").map((x) => x.trim()).filter(Boolean);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const keys = (env.MODERATION_ACCESS_KEYS ?? "").split(",").map((k) => k.trim()).filter(Boolean);
@@ -190,7 +195,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === "1",
     redisUrl: env.REDIS_URL || null,
     scale: scaleConfig(env),
-    metrics: { token: env.METRICS_TOKEN || null, allow: (env.METRICS_ALLOW ?? "127.0.0.1/8,::1").split(",").map((s) => s.trim()).filter(Boolean) },
+    metrics: { token: env.METRICS_TOKEN || null, allow: list(env.METRICS_ALLOW ?? "127.0.0.1/8,::1") },
+    ingest: { playAllow: list(env.INGEST_PLAY_ALLOW ?? LOOPBACK.join(",")), publishAllow: list(env.INGEST_PUBLISH_ALLOW ?? LOOPBACK.join(",")), publishKey: env.INGEST_PUBLISH_KEY || null },
     dev: env.NODE_ENV !== "production",
   };
 }

@@ -21,6 +21,7 @@ import { redactSecrets } from "./service/redact";
 import { missingPackages } from "./setup/debian-packages";
 import { StreamLeases } from "./scale/stream-leases";
 import type { Engine } from "./engine-api";
+import { ownDataDir } from "./setup/data-dir";
 
 export type { Engine };
 
@@ -35,7 +36,7 @@ export interface EngineOptions {
 export async function createEngine(config: Config, opts: EngineOptions = {}): Promise<Engine> {
   const sink = opts.log ?? ((m: string) => console.log(`[engine] ${m}`));
   const log = (m: string) => sink(redactSecrets(m));
-  await fs.mkdir(config.dataDir, { recursive: true });
+  await ownDataDir(config.dataDir, log);
   const mediaRoot = path.join(config.dataDir, "media");
   await fs.mkdir(mediaRoot, { recursive: true });
   const store = opts.store ?? (await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));

@@ -7,7 +7,8 @@ import { loadConfig } from "./config";
 import { createEngine } from "./engine";
 import { WorkerDetectPool } from "./detect/pool";
 import { watchEngine } from "./metrics";
-import { allowList, serveMetrics } from "./metrics/serve";
+import { serveMetrics } from "./metrics/serve";
+import { allowList } from "./net/peer-allow";
 import { ensureProductPackages } from "./setup/debian-packages";
 import { createHubBroadcaster } from "./hub";
 

@@ -40,8 +40,3 @@ export function serializeCookie(name: string, value: string, o: CookieOptions): 
   return [`${name}=${encodeURIComponent(value)}`, "Path=/", `Max-Age=${Math.max(0, Math.floor(o.maxAgeSec))}`, "SameSite=Lax", o.httpOnly ? "HttpOnly" : "", o.secure ? "Secure" : ""].filter(Boolean).join("; ");
 }
 
-export function sameToken(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}

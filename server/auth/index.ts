@@ -4,9 +4,11 @@ import path from "node:path";
 import { and, desc, eq, gt, lt, ne, sql, type SQL } from "drizzle-orm";
 import { isRole, type Role, type SessionUser } from "../../lib/roles";
 import type { Store } from "../store/db";
-import { sameToken, signSessionId, unsignSessionId } from "./cookies";
+import { signSessionId, unsignSessionId } from "./cookies";
+import { sameSecret } from "../net/constant-time";
 import { decoyHash, generatePassword, hashPassword, passwordProblem, verifyPassword } from "./passwords";
 import { auditLog, reviewDecisions, sessions, users, type AuditRow, type UserRow } from "./schema";
+import { AuditBudget } from "./audit-budget";
 import { SignInThrottle } from "./throttle";
 
 export class AuthError extends Error {
@@ -53,6 +55,11 @@ export interface AuditEntry {
   detail?: Record<string, unknown> | null;
 }
 
+/** Refusals anyone can cause, written within AuditBudget's limits: requests without a session, throttled sign-ins. */
+const STRANGER_OUTCOMES = new Set(["unauthenticated", "throttled"]);
+const STRANGER_WINDOW_MIN = 10;
+const MAX_TARGET = 512;
+
 const USERNAME = /^[a-z0-9][a-z0-9._-]{1,31}$/;
 
 function toUser(row: UserRow): SessionUser {
@@ -80,6 +87,10 @@ export async function createAuth(o: AuthOptions) {
   const secret = await loadSecret(o.dataDir, o.sessionSecret);
   const ttlMs = o.sessionTtlHours * 3600_000;
   const throttle = new SignInThrottle({ windowMs: 15 * 60_000, perAccount: 5, perAddress: 30 });
+  // a session's guesses at its account's current password (a stolen session must not brute-force the real
+  // one, nor load the CPU with argon2): the sign-in's limit, per account whatever the address
+  const strangers = new AuditBudget({ windowMs: STRANGER_WINDOW_MIN * 60_000, perAddress: 20, overall: 500 });
+  const passwordThrottle = new SignInThrottle({ windowMs: 15 * 60_000, perAccount: 5, perAddress: 5 });
 
   async function userByName(username: string): Promise<UserRow | undefined> {
     return (await db.select().from(users).where(eq(users.username, username.toLowerCase())).limit(1))[0];
@@ -156,7 +167,7 @@ export async function createAuth(o: AuthOptions) {
     },
 
     checkCsrf(session: SessionInfo, token: string | undefined): boolean {
-      return typeof token === "string" && sameToken(token, session.csrfToken);
+      return typeof token === "string" && sameSecret(token, session.csrfToken);
     },
 
     async signOut(sessionId: string): Promise<void> {
@@ -166,8 +177,12 @@ export async function createAuth(o: AuthOptions) {
 
     /** The caller's other sessions end (a stolen session does not outlive a password change). */
     async changePassword(userId: string, current: string, next: string, keepSession?: string): Promise<void> {
+      const wait = passwordThrottle.retryAfterMs(userId, userId);
+      if (wait > 0) throw new AuthError(`too many wrong current passwords; try again in ${Math.ceil(wait / 60_000)} min`, 429);
+      passwordThrottle.fail(userId, userId);
       const row = (await db.select().from(users).where(eq(users.id, userId)).limit(1))[0];
       if (!row || !(await verifyPassword(row.passwordHash, current))) throw new AuthError("current password is wrong", 400);
+      passwordThrottle.succeed(userId, userId);
       const problem = passwordProblem(next);
       if (problem) throw new AuthError(problem, 400);
       if (current === next) throw new AuthError("choose a password different from the current one", 400);
@@ -216,7 +231,15 @@ export async function createAuth(o: AuthOptions) {
     },
 
     async audit(e: AuditEntry): Promise<void> {
-      await db.insert(auditLog).values({ at: new Date(), username: e.username ?? null, role: e.role ?? null, action: e.action, target: e.target ?? null, outcome: e.outcome, ip: e.ip, detail: e.detail ?? null });
+      let detail = e.detail ?? null;
+      if (STRANGER_OUTCOMES.has(e.outcome)) {
+        const take = strangers.take(e.ip);
+        if (take === "drop") return;
+        if (take === "last") detail = { ...detail, note: `more refusals from ${e.ip} in the next ${STRANGER_WINDOW_MIN} min are not written one by one` };
+      }
+      // a stranger chooses the target (path and query): bounded
+      const target = e.target && e.target.length > MAX_TARGET ? `${e.target.slice(0, MAX_TARGET)}…` : (e.target ?? null);
+      await db.insert(auditLog).values({ at: new Date(), username: e.username ?? null, role: e.role ?? null, action: e.action, target, outcome: e.outcome, ip: e.ip, detail });
     },
 
     async auditPage(q: { limit: number; before?: number; action?: string; username?: string }): Promise<AuditRow[]> {

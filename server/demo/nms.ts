@@ -20,6 +20,11 @@ export interface NmsSession {
   broadcast: NmsBroadcast;
   run(): void;
   onData?: (data: Buffer) => void;
+  /** RTMP: called when the client asks to play / to publish (run() hands them to the protocol parser) */
+  onPlay: () => void;
+  onPush: () => void;
+  /** the stream name's query (`name?key=…`), parsed by NMS */
+  streamQuery?: Record<string, unknown>;
 }
 
 interface NmsLogger {

@@ -1,5 +1,6 @@
 import http from "node:http";
 import net from "node:net";
+import { loopbackOnly, type IngestAccess } from "./ingest-access";
 import { addNmsLogSink, FlvSession, nmsContext, RtmpSession, type NmsSession } from "./nms";
 
 /** The app's embedded RTMP ingest: moderators push OBS/ffmpeg streams here; served back as RTMP and HTTP-FLV. */
@@ -23,6 +24,8 @@ export interface RtmpServerOptions {
   host?: string;
   /** NMS's own log lines (info and up); silent when absent. */
   log?: (m: string) => void;
+  /** Who may publish and play (default: this machine only, ingest-access.ts). */
+  access?: IngestAccess;
 }
 
 export const RTMP_APP = "live";
@@ -39,6 +42,15 @@ function listen(server: net.Server, port: number, host: string): Promise<number>
   });
 }
 
+/** The path of a request target, "" when it is none (`//`, a bad escape): a client's mistake answers 404, it never throws. */
+function pathOf(target: string): string {
+  try {
+    return new URL(target, "http://x").pathname;
+  } catch {
+    return "";
+  }
+}
+
 const closeServer = (server: net.Server) => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
 
 /**
@@ -50,14 +62,31 @@ export async function startRtmpServer(o: RtmpServerOptions): Promise<RtmpServer>
   const host = o.host ?? "0.0.0.0";
   const log = o.log ?? (() => {});
   const removeSink = o.log ? addNmsLogSink(o.log) : () => {};
+  const access = o.access ?? loopbackOnly();
   const sockets = new Set<net.Socket>();
   const sessions = new Set<{ session: NmsSession; socket: net.Socket }>();
+
+  /** Publish and play go through the access policy first (NMS has no hook of its own: its callbacks are wrapped). */
+  const guard = (session: NmsSession, socket: net.Socket) => {
+    const { onPlay, onPush } = session;
+    session.onPlay = () => {
+      if (access.mayPlay(socket.remoteAddress)) return onPlay();
+      log(`[rtmp] play of ${session.streamPath} refused to ${socket.remoteAddress}: not in INGEST_PLAY_ALLOW`);
+      socket.destroy();
+    };
+    session.onPush = () => {
+      if (access.mayPublish(socket.remoteAddress, session.streamQuery)) return onPush();
+      log(`[rtmp] publish of ${session.streamPath} refused to ${socket.remoteAddress}: not in INGEST_PUBLISH_ALLOW and no valid ?key=`);
+      socket.destroy();
+    };
+  };
 
   const rtmp = net.createServer((socket) => {
     sockets.add(socket);
     let session: NmsSession;
     try {
       session = new RtmpSession(socket);
+      guard(session, socket);
       // malformed input from a client must not take the whole service down
       const parse = session.onData;
       if (parse) {
@@ -87,14 +116,19 @@ export async function startRtmpServer(o: RtmpServerOptions): Promise<RtmpServer>
   });
 
   const flv = http.createServer((req, res) => {
-    const m = FLV_PATH.exec(new URL(req.url ?? "/", "http://x").pathname);
+    const m = FLV_PATH.exec(pathOf(req.url ?? "/"));
     if (!m || req.method !== "GET") {
       res.writeHead(m ? 405 : 404, { "content-type": "text/plain" }).end(m ? "method not allowed" : "not found");
       return;
     }
+    if (!access.mayPlay(req.socket.remoteAddress)) {
+      log(`[flv] play refused to ${req.socket.remoteAddress}: not in INGEST_PLAY_ALLOW`);
+      res.writeHead(403, { "content-type": "text/plain" }).end("forbidden: this network may not play from the ingest (INGEST_PLAY_ALLOW)");
+      return;
+    }
     // FlvSession was written for express: it reads params, query and hostname off the request
     Object.assign(req, { params: { app: m[1], name: m[2] }, query: {}, hostname: req.headers.host?.split(":")[0] ?? "" });
-    res.writeHead(200, { "content-type": "video/x-flv", "cache-control": "no-cache", "access-control-allow-origin": "*" });
+    res.writeHead(200, { "content-type": "video/x-flv", "cache-control": "no-cache" });
     try {
       const session = new FlvSession(req, res);
       session.run();

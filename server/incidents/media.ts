@@ -21,7 +21,12 @@ export function mediaReader(o: { mediaRoot: string | null; serviceOrigin: string
     }
     const m = /^\/media\/(.+)$/.exec(u.pathname);
     if (!m) return null;
-    const rel = decodeURIComponent(m[1]);
+    let rel: string;
+    try {
+      rel = decodeURIComponent(m[1]);
+    } catch {
+      return null;
+    }
     const ext = EXT.exec(rel)?.[0].toLowerCase();
     if (!ext || rel.includes("..") || rel.includes("\\") || rel.split("/")[0] !== requestId) return null;
     if (o.mediaRoot) {

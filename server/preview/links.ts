@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { sameSecret } from "../net/constant-time";
 import { dataDirSecret } from "../service/access-keys";
 
 /** How long a signed preview or clip link is valid; the playlist is re-signed at every reload. */
@@ -29,7 +30,7 @@ export class PreviewLinks {
     const exp = Number(params.get("exp"));
     const sig = params.get("sig") ?? "";
     if (!Number.isSafeInteger(exp) || exp * 1000 < now || sig.length !== SIG_CHARS) return false;
-    return crypto.timingSafeEqual(Buffer.from(sig), Buffer.from(this.sign(requestId, name, exp)));
+    return sameSecret(sig, this.sign(requestId, name, exp));
   }
 }
 

@@ -2,6 +2,17 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type http from "node:http";
+import { sameSecret } from "../net/constant-time";
+
+/** The decoded path and the query of a request target; null when it is not one (a bad % escape, `//`). */
+function readTarget(url: string): { path: string; query: URLSearchParams } | null {
+  try {
+    const u = new URL(url, "http://x");
+    return { path: decodeURIComponent(u.pathname), query: u.searchParams };
+  } catch {
+    return null;
+  }
+}
 
 /** Unguessable, expiring links to captured frames and audio clips under DATA_DIR/media. */
 export class MediaUrls {
@@ -22,12 +33,10 @@ export class MediaUrls {
 
   /** Serves GET /media/...; answers 403 for a bad or expired signature, 404 for a missing file. */
   serve(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const u = new URL(req.url ?? "/", "http://x");
-    const rel = decodeURIComponent(u.pathname.replace(/^\/media\//, ""));
-    const exp = Number(u.searchParams.get("exp"));
-    const sig = u.searchParams.get("sig") ?? "";
-    const want = this.sign(rel, exp);
-    const ok = sig.length === want.length && crypto.timingSafeEqual(Buffer.from(sig), Buffer.from(want));
+    const target = readTarget(req.url ?? "/");
+    const exp = Number(target?.query.get("exp"));
+    const rel = target?.path.replace(/^\/media\//, "") ?? "";
+    const ok = target !== null && sameSecret(target.query.get("sig") ?? "", this.sign(rel, exp));
     if (!ok || !Number.isFinite(exp) || exp * 1000 < Date.now() || rel.includes("..")) {
       res.writeHead(403, { "content-type": "text/plain" }).end("forbidden");
       return;

@@ -236,6 +236,20 @@ describe("dashboard gate", () => {
     assert.equal((await call("/api/streams", { client: second.client })).status, 200, "the caller's session stays");
   });
 
+  test("a session's guesses at its current password are throttled like sign-ins (5 in 15 min, in parallel too), per account", async () => {
+    const u = await auth.createUser("mod3", "moderator");
+    await auth.changePassword(u.user.id, u.password, "moderator-three");
+    const other = await auth.createUser("mod4", "moderator");
+    // the route handler, as the gate hands it a signed-in request
+    const change = (current: string, next = "moderator-three-b") => api.changePassword(new Request("http://x", { method: "POST", body: JSON.stringify({ current, next }), headers: { [IDENTITY_HEADERS.id]: u.user.id, [IDENTITY_HEADERS.session]: "s" } }));
+    const tries = await Promise.all(Array.from({ length: 12 }, (_, i) => change(`guess-${i}`)));
+    assert.equal(tries.filter((t) => t.status === 400).length, 5, tries.map((t) => t.status).join());
+    assert.equal(tries.filter((t) => t.status === 429).length, 7);
+    assert.match(String(((await tries.find((t) => t.status === 429)!.json()) as { error: string }).error), /too many wrong current passwords/);
+    assert.equal((await change("moderator-three")).status, 429, "even the right one, until the window has passed");
+    await auth.changePassword(other.user.id, other.password, "moderator-four"); // another account is not affected
+  });
+
   test("sign-in is throttled after repeated failures, even with the right password", async () => {
     for (let i = 0; i < 5; i++) assert.equal((await signIn("admin", `wrong-${i}`, "10.9.9.9")).status, 401);
     const blocked = await signIn("admin", "supervisor-pass-1", "10.9.9.9");
@@ -260,6 +274,18 @@ describe("dashboard gate", () => {
     assert.ok(rows.some((e) => e.action === "stream.start" && e.outcome === "csrf-refused"));
     const page = await call("/api/audit", { client: admin });
     assert.equal(page.status, 200, "supervisors read the audit log");
+  });
+
+  test("strangers cannot flood the audit log: at most 20 refusals an address per 10 min, the last saying so; targets are bounded", async () => {
+    await Promise.all(Array.from({ length: 60 }, (_, i) => call(`/api/users?flood=${i}&pad=${"x".repeat(2000)}`, { method: "POST", headers: { "content-length": "0" } })));
+    const rows = await auth.auditPage({ limit: 1000 });
+    const mine = rows.filter((e) => e.outcome === "unauthenticated" && e.ip === "127.0.0.1");
+    assert.ok(mine.length <= 20, `${mine.length} rows`);
+    assert.equal(mine.filter((e) => /not written one by one/.test(String(e.detail?.note))).length, 1, "the last one says so");
+    assert.ok(mine.every((e) => (e.target ?? "").length <= 513), "each target is cut");
+    // a signed-in user's entries are never dropped
+    for (let i = 0; i < 25; i++) await auth.audit({ username: "admin", role: "supervisor", action: "test.entry", outcome: "ok", ip: "127.0.0.1", target: `/t/${i}` });
+    assert.equal((await auth.auditPage({ limit: 1000, action: "test.entry" })).length, 25);
   });
 
   test("passwords are stored as argon2id hashes, never in clear", async () => {

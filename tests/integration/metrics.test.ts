@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { startTestService, TEST_KEY } from "../support/app";
 import { startRtmpSource, type RtmpSource } from "../support/live-sources";
 import { startReceiver, waitFor } from "../support/net";
-import { allowList } from "../../server/metrics/serve";
+import { allowList } from "../../server/net/peer-allow";
 
 type Svc = Awaited<ReturnType<typeof startTestService>>;
 const open: Array<{ close(): Promise<unknown> }> = [];

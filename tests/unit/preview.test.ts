@@ -81,6 +81,8 @@ test("signed links: one task, one file, until they expire", () => {
   assert.ok(!links.check("task2", "s3.ts", q, now), "another task");
   assert.ok(!links.check("task1", "s3.ts", q, now + 3 * 3600_000), "expired");
   assert.ok(!links.check("task1", "s3.ts", new URLSearchParams(`exp=${q.get("exp")}&sig=${"A".repeat(32)}`), now));
+  // 32 characters but 33 bytes: refused, never a throw (node's timingSafeEqual throws on unequal byte lengths)
+  assert.ok(!links.check("task1", "s3.ts", new URLSearchParams(`exp=${q.get("exp")}&sig=é${"A".repeat(31)}`), now));
   assert.ok(!links.check("task1", "s3.ts", new URLSearchParams(), now));
   assert.ok(!new PreviewLinks(Buffer.alloc(32, 8)).check("task1", "s3.ts", q, now), "another key");
   assert.match(links.link("task1", "index.m3u8", { absolute: true }), /^\/api\/preview\/task1\/index\.m3u8\?exp=\d+&sig=[\w-]{32}$/);
