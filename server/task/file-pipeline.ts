@@ -21,6 +21,7 @@ import { buildAudioItem, buildFileResult, buildFrameItem, worst } from "./file-r
 import { cutFileClips } from "../preview/file-clips";
 import { clipsDirOf } from "../preview/recorder";
 import { StageClock } from "./file-stages";
+import { mediaEgress } from "./url-policy";
 
 /** Raised for content the service cannot moderate: ends the task with code 1905. */
 class Unrecognised extends Error {}
@@ -76,12 +77,10 @@ export async function runVideoFile(ctx: EngineContext, task: TaskRow, signal: Ab
 
 async function analyse(ctx: EngineContext, task: TaskRow, req: VideoFileRequest, dir: string, progress: TaskProgress, signal: AbortSignal, clock: StageClock) {
   const source = path.join(dir, "source");
-  const u = new URL(req.data.url);
-  const own = ctx.ownMediaOrigins.has(`${u.protocol}//${u.host}`);
   const limits = ctx.config.limits;
   await clock.span("download", () =>
     withStallWatch(dir, limits.downloadStallTimeoutSec * 1000, signal, (s) =>
-      downloadToFile(req.data.url, source, { maxBytes: ctx.config.fileMaxBytes, timeoutMs: 10 * 60_000, allowPrivate: ctx.config.allowPrivateNetworks || own, signal: s }),
+      downloadToFile(req.data.url, source, { maxBytes: ctx.config.fileMaxBytes, timeoutMs: 10 * 60_000, ...mediaEgress(ctx), signal: s }),
     ),
   );
   const info = await clock.span("probe", () => probeMedia(source));

@@ -14,6 +14,7 @@ import { openStore, type Store } from "../../server/store/db";
 import { startHlsSource, startRtmpSource, type HlsSource, type RtmpSource } from "../support/live-sources";
 import { makeVideo, startStaticServer } from "../support/media";
 import { waitFor } from "../support/net";
+import { moderateFile, startTestService, TEST_KEY } from "../support/app";
 
 // Names under .test never resolve in real DNS (RFC 2606), so a connection that reaches the test servers through
 // one of them went to the address the guard's resolver handed out: the pinned one.
@@ -156,6 +157,30 @@ test("file download: a redirect to a private address is refused, and the connect
     assert.equal(a.hits.length, 1, "the redirect target was never contacted");
   } finally {
     await Promise.all([a.close(), b.close(), hop.close()]);
+  }
+});
+
+test("a file from this server's own ingest origin is fetched; a redirect from there to another private address is refused (the exemption is by origin, not for the chain)", async () => {
+  const svc = await startTestService({ env: { ALLOW_PRIVATE_NETWORKS: "0" } });
+  const a = await countingServer(path.dirname(video), "127.0.0.1");
+  const own = await startStaticServer(path.dirname(video));
+  try {
+    svc.engine!.addOwnMediaOrigin(own.url);
+    const ok = await moderateFile(svc, own.url, video, { btId: "own-origin", imgType: "QRCODE" });
+    assert.equal(ok.code, 1100);
+    assert.ok(!ok.auxInfo?.errorCode, JSON.stringify(ok));
+    const to = `http://127.0.0.1:${a.port}/${path.basename(video)}`;
+    const ack = await svc.post("/video/v4", { accessKey: TEST_KEY, appId: "a", eventId: "video", imgType: "QRCODE", audioType: "NONE", data: { btId: "own-redirect", url: `${own.url}/__redirect?to=${encodeURIComponent(to)}` } });
+    assert.equal(ack.code, 1100, JSON.stringify(ack));
+    const r = await waitFor(async () => {
+      const q = await svc.post("/video/query/v4", { accessKey: TEST_KEY, btId: "own-redirect" });
+      return q.code === 1101 ? null : q;
+    }, 60_000, 250);
+    assert.equal(r.code, 1905, JSON.stringify(r));
+    assert.match(String(r.message), /private address/);
+    assert.equal(a.hits.length, 0, "the private redirect target was never contacted");
+  } finally {
+    await Promise.all([a.close(), own.close(), svc.close()]);
   }
 });
 

@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "
 import os from "node:os";
 import path from "node:path";
 import { fingerprintFile } from "./fingerprint";
+import { fileInputOptions } from "../../ingest/ffmpeg";
 import { startProcess } from "../../ingest/process";
 import type { ReferenceListName } from "./policy";
 
@@ -51,7 +52,7 @@ async function fingerprintAtSpeed(mediaPath: string, speed: number, ffmpeg: stri
   const dir = await mkdtemp(path.join(os.tmpdir(), "ref-speed-"));
   try {
     const wav = path.join(dir, "speed.wav");
-    const p = startProcess(ffmpeg, ["-v", "error", "-nostdin", "-i", mediaPath, "-vn", "-ac", "1", "-af", `aresample=22050,asetrate=${Math.round(22050 * speed)},aresample=22050`, "-y", wav], { timeoutMs: 120_000 });
+    const p = startProcess(ffmpeg, ["-v", "error", "-nostdin", ...fileInputOptions(), "-i", mediaPath, "-vn", "-ac", "1", "-af", `aresample=22050,asetrate=${Math.round(22050 * speed)},aresample=22050`, "-y", wav], { timeoutMs: 120_000 });
     const r = await p.done;
     if (r.spawnError || r.stoppedBy || r.code !== 0) throw new Error(`ffmpeg could not change the speed of ${path.basename(mediaPath)}: ${r.spawnError?.message ?? r.stoppedBy ?? r.stderr.trim().split("\n").pop()}`);
     return (await fingerprintFile(wav)).fingerprint;
