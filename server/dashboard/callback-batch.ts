@@ -121,7 +121,9 @@ export function streamUpdate(stream: StreamRow, saved: readonly AcceptedCallback
       s.endedAt = s.endedAt ?? c.receivedAt;
       s.endErrorCode = aux.errorCode ?? s.endErrorCode;
       s.endReason = aux.errorCode ? "pull failed" : (s.endReason ?? "ended");
-      if (typeof c.body.riskLevel === "string") s.worstRisk = s.worstRisk ? worstRiskLevel(s.worstRisk as RiskLevel, c.body.riskLevel as RiskLevel) : c.body.riskLevel;
+      // the stream-end's verdict is the worst over what was checked: a PASS never stands for a stream of which
+      // nothing checked reached us (no frame pulled, every frame unchecked): its worst stays "no results"
+      if (typeof c.body.riskLevel === "string" && (s.worstRisk || c.body.riskLevel !== "PASS")) s.worstRisk = s.worstRisk ? worstRiskLevel(s.worstRisk as RiskLevel, c.body.riskLevel as RiskLevel) : c.body.riskLevel;
       continue;
     }
     if (!detail?.riskLevel) continue;

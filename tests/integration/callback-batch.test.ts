@@ -86,4 +86,20 @@ describe("group commit of live callbacks", () => {
     assert.deepEqual([b5.frames, b5.status, b5.endReason, b5.worstRisk, b5.currentRisk], [2, "ended", "ended", "REVIEW", "PASS"]);
     assert.ok(b5.endedAt);
   });
+
+  test("a stream-end's PASS over nothing checked (no frame pulled, or every frame unchecked) leaves the worst at no results; one over checked frames stands", async () => {
+    const end = (requestId: string, riskLevel: Level, pullStreamSuccess: boolean) => ({ code: 1100, message: "Success", requestId, contentType: 1, statCode: 1, riskLevel, pullStreamSuccess, auxInfo: { streamTime: 0, ...(pullStreamSuccess ? {} : { errorCode: 3003 }) } });
+    const worstOf = async (id: string) => (await store.db.select().from(dashboardStreams).where(eq(dashboardStreams.requestId, id)))[0].worstRisk;
+    for (const id of ["d1", "d2", "d3", "d4"]) await addStream(id);
+    assert.equal((await send("d1", end("d1", "PASS", false), "d1-end")).status, 200);
+    assert.equal(await worstOf("d1"), null, "never pulled: not a PASS");
+    await send("d2", frameBody("d2", 1, "PASS", 2), "d2-1");
+    await send("d2", end("d2", "PASS", true), "d2-end");
+    assert.equal(await worstOf("d2"), null, "only unchecked frames: not a PASS");
+    await send("d3", frameBody("d3", 1, "PASS"), "d3-1");
+    await send("d3", end("d3", "PASS", true), "d3-end");
+    assert.equal(await worstOf("d3"), "PASS", "a checked frame: PASS stands");
+    await send("d4", end("d4", "REVIEW", true), "d4-end");
+    assert.equal(await worstOf("d4"), "REVIEW", "a flagged verdict is never dropped");
+  });
 });

@@ -34,7 +34,9 @@ export default function EndMarker({ ends, stream, worst }: { ends: EndView[]; st
   if (ends.length === 0 && stream.status !== "ended") return null;
   const code = ends.find((e) => e.errorCode !== undefined)?.errorCode ?? stream.endErrorCode ?? undefined;
   const failed = code !== undefined;
-  const overall = worstOf(ends.map((e) => e.level ?? null));
+  // a PASS verdict over nothing checked (no frame pulled, every frame unchecked) is no verdict: said as such
+  const said = worstOf(ends.map((e) => e.level ?? null));
+  const overall = said === "PASS" && worst.frames === null && worst.audio === null ? null : said;
   return (
     <div
       data-testid="end-marker"
@@ -63,10 +65,10 @@ export default function EndMarker({ ends, stream, worst }: { ends: EndView[]; st
               </li>
             );
           })}
-          {overall && (
-            <li data-testid="end-overall" data-level={overall} className="flex items-center gap-1.5" title="riskLevel of the stream-end callbacks: the worst over all frames and segments (CONTRACT §3.5)">
+          {said && (
+            <li data-testid="end-overall" data-level={overall ?? ""} className="flex items-center gap-1.5" title="riskLevel of the stream-end callbacks: the worst over all frames and segments (CONTRACT §3.5)">
               <span className="text-zinc-300">stream verdict:</span>
-              <RiskBadge level={overall} size="sm" />
+              {overall ? <RiskBadge level={overall} size="sm" /> : <span className="text-zinc-400">none: nothing was checked</span>}
             </li>
           )}
         </ul>
