@@ -22,19 +22,22 @@ export const worstOf = (levels: Iterable<RiskLevel | null>): RiskLevel | null =>
   return w;
 };
 
-/** A frame result (CONTRACT §3.2) the detectors did not look at: `auxInfo.detectType` 2 (detectStep, or detection fell behind). */
+/**
+ * A frame or audio-segment result (CONTRACT §3.2–3.4) the detectors did not look at: `auxInfo.detectType` 2
+ * (detectStep, detection fell behind, the stream ended first, or no requested type has a detector).
+ */
 export function isNotChecked(frameDetail: unknown): boolean {
   return obj(obj(frameDetail)?.auxInfo)?.detectType === 2;
 }
 
 /** One result callback as the stream's state sees it; `level` null = no result (an error code instead). */
-export type ResultFact = { kind: "frame"; checked: boolean; level: RiskLevel | null } | { kind: "audio"; level: RiskLevel | null };
+export type ResultFact = { kind: "frame" | "audio"; checked: boolean; level: RiskLevel | null };
 
 /** A frame/segment callback body → the fact it carries. */
 export function resultFact(kind: "frame" | "audio", body: Record<string, unknown>): ResultFact {
   const detail = obj(kind === "frame" ? body.frameDetail : body.audioDetail);
   const level = isLevel(detail?.riskLevel) ? detail.riskLevel : null;
-  return kind === "frame" ? { kind, checked: detail !== undefined && !isNotChecked(detail), level } : { kind, level };
+  return { kind, checked: detail !== undefined && !isNotChecked(detail), level };
 }
 
 export interface RiskState {
@@ -47,7 +50,7 @@ export interface RiskState {
  * a frame nobody checked says nothing about the content, so it moves neither.
  */
 export function nextRisk(s: RiskState, f: ResultFact): RiskState {
-  if (f.level === null || (f.kind === "frame" && !f.checked)) return s;
+  if (f.level === null || !f.checked) return s;
   return { currentRisk: f.level, worstRisk: worse(s.worstRisk, f.level) };
 }
 
@@ -86,14 +89,14 @@ export function behindNotice(s: Pick<StreamSummary, "status" | "framesLastMinute
 
 export const behindText = (w: FrameWindow) => `detection behind: ${w.notChecked} of ${w.frames} frames not checked in the last minute`;
 
-/** Per-lane worst for the stream-end: frames count only when checked, audio segments always. */
+/** Per-lane worst for the stream-end: checked frames and segments only. */
 export function laneWorst(facts: Iterable<ResultFact>): { frames: RiskLevel | null; audio: RiskLevel | null } {
   let frames: RiskLevel | null = null;
   let audio: RiskLevel | null = null;
   for (const f of facts) {
-    if (f.kind === "frame") {
-      if (f.checked) frames = worse(frames, f.level);
-    } else audio = worse(audio, f.level);
+    if (!f.checked) continue;
+    if (f.kind === "frame") frames = worse(frames, f.level);
+    else audio = worse(audio, f.level);
   }
   return { frames, audio };
 }

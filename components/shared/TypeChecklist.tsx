@@ -33,15 +33,13 @@ interface Props {
   selected: readonly string[];
   caps: Capability[] | undefined;
   onToggle: (type: string) => void;
-  /**
-   * Stream audio: a type without a detector stays selectable, because segments are still cut, stored and
-   * called back (as PASS) — the timeline keeps its audio lane. Otherwise such a type is disabled.
-   */
-  allowUnsupported?: boolean;
 }
 
-/** Detection types as checkboxes, marked with what the service can actually run; the reason is in the tooltip. */
-export default function TypeChecklist({ legend, name, group, types, selected, caps, onToggle, allowUnsupported = false }: Props) {
+/**
+ * Detection types as checkboxes, marked with what the service can actually run; a type without a detector here
+ * is disabled (its results could only ever be "not checked"), the reason in the tooltip. Streams and files alike.
+ */
+export default function TypeChecklist({ legend, name, group, types, selected, caps, onToggle }: Props) {
   return (
     <fieldset className="min-w-0">
       <legend className="mb-1.5 text-[11px] font-semibold uppercase tracking-wider text-zinc-400">{legend}</legend>
@@ -49,10 +47,10 @@ export default function TypeChecklist({ legend, name, group, types, selected, ca
         {types.map((type) => {
           const support = typeSupport(caps, group, type);
           const missing = support.supported === false;
-          const disabled = missing && !allowUnsupported;
+          const disabled = missing;
           const checked = selected.includes(type) && !disabled;
           const title = missing
-            ? `${disabled ? "Not supported" : "No detector yet — segments are still returned, as PASS"}: ${support.reason ?? "no detector"}`
+            ? `Not supported: ${support.reason ?? "no detector"}`
             : [TYPE_HINTS[type], support.engine ? `engine: ${support.engine}` : null].filter(Boolean).join(" · ");
           return (
             <label

@@ -80,7 +80,6 @@ export default function StreamStartForm({ state, set }: { state: StreamFormState
             legend="Audio types"
             name="audioType"
             group="audio"
-            allowUnsupported
             types={VIDEO_AUDIO_TYPES}
             selected={state.videoAudioTypes}
             caps={caps}
@@ -92,7 +91,6 @@ export default function StreamStartForm({ state, set }: { state: StreamFormState
           legend="Audio types"
           name="audioType"
           group="audiostream"
-          allowUnsupported
           types={AUDIO_STREAM_TYPES}
           selected={state.audioStreamTypes}
           caps={caps}

@@ -127,9 +127,9 @@ export function streamUpdate(stream: StreamRow, saved: readonly AcceptedCallback
       continue;
     }
     if (!detail?.riskLevel) continue;
-    // a frame the detectors skipped (detectType 2) is counted apart and moves neither "now" nor worst
+    // a frame or segment the detectors did not check (detectType 2) moves neither "now" nor worst
     const fact = resultFact(c.kind, c.body);
-    const unchecked = fact.kind === "frame" && !fact.checked;
+    const unchecked = !fact.checked;
     if (!unchecked) {
       const risk = nextRisk({ currentRisk: s.currentRisk as RiskLevel | null, worstRisk: s.worstRisk as RiskLevel | null }, fact);
       s.currentRisk = risk.currentRisk;

@@ -66,7 +66,9 @@ function segmentAux(s: SegmentInput) {
   if (s.room) aux.room = s.room;
   if (s.passThrough) aux.passThrough = s.passThrough;
   if (s.verdict.notApplied.length) aux.notAppliedTypes = s.verdict.notApplied;
-  if (s.detected === false) aux.detectType = 2;
+  // not checked: its stream ended before detection finished or its backlog overflowed, or none of the types asked
+  // for has a detector here (every one in notAppliedTypes): its PASS says nothing about the audio
+  if (s.detected === false || (s.verdict.applied.length === 0 && s.verdict.notApplied.length > 0)) aux.detectType = 2;
   return aux;
 }
 

@@ -131,6 +131,26 @@ describe("a stream's end keeps the evidence", () => {
     }
   });
 
+  test("an audio stream asking only for types without a detector here: its segment is called back as not checked (detectType 2), never a plain PASS", async () => {
+    const src = await startRtmpSource({ name: "drain-moan", audio: "tone" });
+    const rx = await startReceiver();
+    try {
+      const ack = await svc.post("/audiostream/v4", { accessKey: TEST_KEY, appId: "default", eventId: "default", type: "MOAN", callback: rx.url, btId: "room-moan", data: { tokenId: "moan", url: src.rtmpUrl, returnAllText: 1, returnFinishInfo: 1 } });
+      assert.equal(ack.code, 1100, JSON.stringify(ack));
+      const id = ack.requestId as string;
+      await waitFor(async () => health(svc, id).audio.levelDb !== null, 20_000);
+      const flowing = Date.now();
+      await waitFor(async () => Date.now() - flowing >= 2000, 5000);
+      await svc.post("/finish_audiostream/v4", { accessKey: TEST_KEY, requestId: id });
+      const seg = await rx.until((r) => r.some((x) => x.body.requestId === `${id}_1`), 30_000).then((r) => r.find((x) => x.body.requestId === `${id}_1`)!.body as Json);
+      assert.equal(seg.audioDetail.auxInfo.detectType, 2, JSON.stringify(seg.audioDetail.auxInfo));
+      assert.deepEqual(seg.audioDetail.auxInfo.notAppliedTypes, ["MOAN"]);
+    } finally {
+      await rx.close();
+      await src.close();
+    }
+  });
+
   test("natural end: the last frames of a finite source are detected before the stream-end", async () => {
     // an FLV file read over HTTP: captured in well under a second, so nearly every frame is still waiting when the pull ends
     const file = await makeVideo({ name: "drain-end", durationSec: 6, fps: 15, audio: "none", container: "flv", qr: { text: QR, fromSec: 4.5, toSec: 6 } });

@@ -21,7 +21,12 @@ test("a frame with detectType 2 is not checked; detectType 1 or none is; a faile
   assert.deepEqual(resultFact("frame", frameBody("REVIEW", 1)), { kind: "frame", checked: true, level: "REVIEW" });
   assert.deepEqual(resultFact("frame", frameBody("PASS")), { kind: "frame", checked: true, level: "PASS" });
   assert.deepEqual(resultFact("frame", { code: 1903, message: "failed", requestId: "t_v2" }), { kind: "frame", checked: false, level: null });
-  assert.deepEqual(resultFact("audio", audioBody("PASS")), { kind: "audio", level: "PASS" });
+  assert.deepEqual(resultFact("audio", audioBody("PASS")), { kind: "audio", checked: true, level: "PASS" });
+  // a segment not checked (the stream ended first, a backlog, no detector for any type asked): detectType 2
+  const unchecked = { requestId: "t_a3", audioDetail: { riskLevel: "PASS", auxInfo: { detectType: 2, notAppliedTypes: ["MOAN"] } } };
+  assert.deepEqual(resultFact("audio", unchecked), { kind: "audio", checked: false, level: "PASS" });
+  assert.deepEqual(nextRisk({ currentRisk: null, worstRisk: null }, resultFact("audio", unchecked)), { currentRisk: null, worstRisk: null }, "moves neither NOW nor worst");
+  assert.deepEqual(laneWorst([resultFact("audio", unchecked)]), { frames: null, audio: null });
 });
 
 test("NOW is the last checked result; unchecked frames move neither NOW nor worst", () => {
@@ -33,7 +38,7 @@ test("NOW is the last checked result; unchecked frames move neither NOW nor wors
   // worst is never lowered, by anything
   assert.deepEqual(nextRisk({ currentRisk: "REJECT", worstRisk: "REJECT" }, checked("PASS")), { currentRisk: "PASS", worstRisk: "REJECT" });
   // audio segments are checked results
-  assert.deepEqual(nextRisk({ currentRisk: "REVIEW", worstRisk: "REVIEW" }, { kind: "audio", level: "PASS" }), { currentRisk: "PASS", worstRisk: "REVIEW" });
+  assert.deepEqual(nextRisk({ currentRisk: "REVIEW", worstRisk: "REVIEW" }, { kind: "audio", checked: true, level: "PASS" }), { currentRisk: "PASS", worstRisk: "REVIEW" });
   assert.deepEqual(nextRisk({ currentRisk: "PASS", worstRisk: "PASS" }, { kind: "frame", checked: true, level: null }), { currentRisk: "PASS", worstRisk: "PASS" });
 });
 
@@ -77,9 +82,9 @@ test("the behind notice says N of M in the last minute, only for a running strea
 });
 
 test("per-lane worst: frames from checked ones only, audio from its segments; the stream-end's level plays no part", () => {
-  assert.deepEqual(laneWorst([checked("PASS"), notChecked, { kind: "audio", level: "PASS" }, { kind: "audio", level: "PASS" }]), { frames: "PASS", audio: "PASS" });
+  assert.deepEqual(laneWorst([checked("PASS"), notChecked, { kind: "audio", checked: true, level: "PASS" }, { kind: "audio", checked: true, level: "PASS" }]), { frames: "PASS", audio: "PASS" });
   // a REJECT frame does not make the audio lane REJECT (the bug: "audio review: REJECT" with every segment PASS)
-  assert.deepEqual(laneWorst([checked("REJECT"), { kind: "audio", level: "PASS" }]), { frames: "REJECT", audio: "PASS" });
-  assert.deepEqual(laneWorst([{ kind: "frame", checked: false, level: "REJECT" }, { kind: "audio", level: "REVIEW" }]), { frames: null, audio: "REVIEW" });
+  assert.deepEqual(laneWorst([checked("REJECT"), { kind: "audio", checked: true, level: "PASS" }]), { frames: "REJECT", audio: "PASS" });
+  assert.deepEqual(laneWorst([{ kind: "frame", checked: false, level: "REJECT" }, { kind: "audio", checked: true, level: "REVIEW" }]), { frames: null, audio: "REVIEW" });
   assert.deepEqual(laneWorst([]), { frames: null, audio: null });
 });

@@ -26,6 +26,16 @@ test("audio segments start where their clock says (receipt minus their length), 
   assert.equal(formatOffset(3 * 3600 + 59), "+3:00:59");
 });
 
+test("a segment called back not checked (detectType 2) has no level: never shown or counted as PASS", () => {
+  const e = audio(0, "PASS", 0);
+  ((e.body.audioDetail as Record<string, unknown>).auxInfo as Record<string, unknown>).detectType = 2;
+  const seg = lanes([e], start).audio[0] as AudioView;
+  assert.equal(seg.checked, false);
+  assert.equal(seg.level, null);
+  const [bucket] = bucketize(timedItems([], [seg]), 60, 1);
+  assert.deepEqual([bucket.worst, bucket.notChecked], [null, 1]);
+});
+
 test("PASS runs fold into one row; the newest segment, REJECTs and runs shorter than 3 stay; an expanded run can fold again", () => {
   // oldest first: 4 no-speech PASS, 1 REJECT, 2 speech PASS, 5 speech PASS ... newest
   const events = [0, 10, 20, 30].map((t) => audio(t, "PASS", 0));
@@ -33,7 +43,7 @@ test("PASS runs fold into one row; the newest segment, REJECTs and runs shorter 
   events.push(...[80, 90, 100, 110, 120].map((t) => audio(t, "PASS", 1)));
   const { audio: segs } = lanes(events, start); // newest first
   const rows = audioRows(segs, new Set());
-  const shape = rows.map((r) => (r.kind === "run" ? `run${r.segments.length}${r.noSpeech ? "n" : "s"}` : r.kind === "item" ? (r.item.kind === "audio" ? r.item.level[0] : "f") : "fold"));
+  const shape = rows.map((r) => (r.kind === "run" ? `run${r.segments.length}${r.noSpeech ? "n" : "s"}` : r.kind === "item" ? (r.item.kind === "audio" ? (r.item.level ?? "N")[0] : "f") : "fold"));
   // newest (120) alone, then 4 speech PASS folded, 70 no-speech alone, 60+50 speech (2: not folded), REJECT, 4 no-speech folded
   assert.deepEqual(shape, ["P", "run4s", "P", "P", "P", "R", "run4n"]);
   const key = rows[1].kind === "run" ? rows[1].key : "";

@@ -14,26 +14,34 @@ import { audioRows, formatOffset, nearestIndex, type AudioRow } from "./timeline
 function AudioEventRow({ seg, focused }: { seg: AudioView; focused: boolean }) {
   // vadCode 0 says no voice activity was found (silence, a tone or music): not that the audio was silent
   const noSpeech = seg.vad === 0;
-  const risky = seg.level !== "PASS";
+  const level = seg.level;
+  const risky = level !== null && level !== "PASS";
   return (
     <div
       data-testid="audio-event"
-      data-level={seg.level}
+      data-level={level ?? "NOT_CHECKED"}
+      data-checked={String(seg.checked)}
       data-vad={seg.vad ?? ""}
       data-event-id={seg.id}
       data-focused={focused || undefined}
-      className={`grid gap-2 border-l-2 px-3 py-2 md:grid-cols-[11rem_minmax(0,1fr)_16rem] md:items-center ${risky ? riskStyles[seg.level].border : "border-transparent"} ${noSpeech ? "opacity-60" : ""} ${focused ? "bg-sky-950/40" : ""}`}
+      className={`grid gap-2 border-l-2 px-3 py-2 md:grid-cols-[11rem_minmax(0,1fr)_16rem] md:items-center ${risky ? riskStyles[level].border : "border-transparent"} ${noSpeech ? "opacity-60" : ""} ${focused ? "bg-sky-950/40" : ""}`}
     >
       <div className="flex flex-wrap items-center gap-2">
-        <RiskBadge level={seg.level} size="sm" />
+        {level ? (
+          <RiskBadge level={level} size="sm" />
+        ) : (
+          <span data-testid="segment-not-checked" title="not checked: the stream ended first, detection fell behind, or no type asked for has a detector here" className="rounded bg-zinc-700 px-1.5 py-0.5 text-[10px] font-bold tracking-wide text-zinc-200">
+            NOT CHECKED
+          </span>
+        )}
         <span data-testid="audio-when" className="font-mono text-[11px] tabular-nums text-zinc-400" title={`stream offset · clock time (received ${seg.at})`}>
           {formatOffset(seg.t)} · {seg.start ?? "?"}–{seg.end ?? "?"}
         </span>
         {seg.seq !== undefined && <span className="font-mono text-[10px] text-zinc-600">#{seg.seq}</span>}
       </div>
       <div className="min-w-0 text-xs">
-        <div className={`font-medium ${risky ? riskStyles[seg.level].text : "text-zinc-400"}`}>
-          {labelName(seg.core)}
+        <div className={`font-medium ${risky ? riskStyles[level].text : "text-zinc-400"}`}>
+          {seg.checked ? labelName(seg.core) : "not checked"}
           {extraDescription(seg.core) && <span className="font-normal text-zinc-500"> · {extraDescription(seg.core)}</span>}
           {noSpeech && <span data-testid="no-speech" title="vadCode 0: no voice activity found (silence, a tone or music)" className="ml-2 rounded bg-zinc-700/40 px-1.5 py-0.5 text-[10px] font-normal uppercase tracking-wider text-zinc-400">no speech</span>}
         </div>

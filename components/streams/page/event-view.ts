@@ -93,7 +93,10 @@ export function frameView(e: StreamEvent, startedAt: string): FrameView | Failed
 export interface AudioView {
   kind: "audio";
   id: number;
-  level: RiskLevel;
+  /** null: not checked (its PASS would say nothing) */
+  level: RiskLevel | null;
+  /** false: cut and called back but not checked (detectType 2: the stream ended first, a backlog, no detector for any type asked) */
+  checked: boolean;
   core: RiskCore;
   /** segment number from the per-segment requestId (`<task>_a<n>` or `<task>_<n>`) */
   seq: string | undefined;
@@ -127,10 +130,12 @@ export function audioView(e: StreamEvent, startedAt: string): AudioView | Failed
   const [a, b] = [secondsOfDay(start), secondsOfDay(end)];
   const length = a !== undefined && b !== undefined ? (b - a + 86_400) % 86_400 : 10;
   const since = (Date.parse(e.receivedAt) - Date.parse(startedAt)) / 1000;
+  const checked = !isNotChecked(d);
   return {
     kind: "audio",
     id: e.id,
-    level: asRiskLevel(d.riskLevel),
+    level: checked ? asRiskLevel(d.riskLevel) : null,
+    checked,
     core: riskCore(d),
     seq: /_a?(\d+)$/.exec(str(e.body.requestId) ?? "")?.[1],
     start,
