@@ -56,7 +56,7 @@ const ext = <T extends z.ZodType>(schema: T, what: string): T => schema.meta({ "
 const notAppliedTypes = (when: string) =>
   ext(z.array(z.string()), `requested types that no detector on this server covers (see GET /capabilities/v4); no result is produced for them. ${when}`);
 
-const segmentDetectType = ext(z.literal([1, 2]), "2 when the segment was not checked (its stream ended before detection finished, or the stream's detection backlog overflowed): the result is an unlabelled PASS; absent when it was checked.");
+const segmentDetectType = ext(z.literal([1, 2]), "2 when the segment was not checked (its stream ended before detection finished, the stream's detection backlog overflowed, or none of the requested types has a detector here: all are in notAppliedTypes): the result is an unlabelled PASS; absent when it was checked.");
 
 const HashMatch = z.object({
   list: z.string().describe("hash-bank list"),
