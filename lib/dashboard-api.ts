@@ -1,4 +1,6 @@
 // Shapes of the dashboard's own JSON API (app/api/*), used by components and route handlers.
+import type { FileCoverage, FileRequestedTypes } from "./file-coverage";
+
 export type RiskLevel = "PASS" | "REVIEW" | "REJECT";
 
 export type CaptureMode = "detectFrequency" | "checkFrameCount" | "advancedFrequency" | "keyframes";
@@ -33,6 +35,10 @@ export interface FileSummary {
   /** "api": submitted through the public API (embedded service only); keyName names its accessKey (never the key) */
   origin: TaskOrigin;
   keyName: string | null;
+  /** the types the request asked for; null when the dashboard cannot read the request (a remote service's file) */
+  requested: FileRequestedTypes | null;
+  /** how much of that was really checked, once the result is known (lib/file-coverage.ts); null before */
+  coverage: FileCoverage | null;
 }
 
 export type TaskOrigin = "dashboard" | "api";
@@ -111,6 +117,8 @@ export interface StreamEvent {
 export interface StreamDetail {
   stream: StreamSummary;
   events: StreamEvent[]; // oldest first
+  /** the server's UTC offset (min): imgTime / audioStartTime are its local time without a zone */
+  utcOffsetMin?: number;
 }
 
 // ---- reference lists ----

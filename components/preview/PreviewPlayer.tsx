@@ -9,6 +9,8 @@ import SeekBar from "./SeekBar";
 import { useHls } from "./useHls";
 import { usePreviewQuery } from "./usePreviewQuery";
 
+const PENDING_SEEK_MS = 20_000;
+
 /** What the stream page may ask of the player: show the moment a frame was captured. */
 export interface PreviewHandle {
   seekToEvent(eventId: number): boolean;
@@ -48,18 +50,36 @@ export default function PreviewPlayer({ requestId, running, events, handle }: { 
     return () => el.removeEventListener("timeupdate", update);
   }, [frags]);
 
+  // a moment newer than what the player has loaded: sought again as the playlist grows (for PENDING_SEEK_MS)
+  const pending = useRef<{ atMs: number; until: number } | null>(null);
   const seekTo = (atMs: number): boolean => {
     const el = video.current;
     const t = mediaTimeOf(frags, atMs);
     if (!el || t === null) {
-      setNote(`${new Date(atMs).toLocaleTimeString(undefined, { hour12: false })} is not in the preview (it keeps the last ${info.data?.retentionMin ?? "?"} min)`);
+      const clock = new Date(atMs).toLocaleTimeString(undefined, { hour12: false });
+      if (!(info.data?.live ?? running) && span !== null && atMs >= span.endMs) setNote(`${clock} is after the end of the preview recording`);
+      else if (span === null || atMs >= span.endMs) {
+        pending.current = { atMs, until: Date.now() + PENDING_SEEK_MS };
+        setNote(`${clock} is not loaded in the preview yet: it jumps there as soon as it is`);
+      } else setNote(`${clock} is older than the preview keeps (the last ${info.data?.retentionMin ?? "?"} min)`);
       return false;
     }
+    pending.current = null;
     setNote(null);
     el.currentTime = t;
     void el.play().catch(() => undefined);
     return true;
   };
+  useEffect(() => {
+    const p = pending.current;
+    if (!p) return;
+    if (Date.now() > p.until) {
+      pending.current = null;
+      setNote(`${new Date(p.atMs).toLocaleTimeString(undefined, { hour12: false })} never reached the preview (its recording may have stopped)`);
+    } else if (mediaTimeOf(frags, p.atMs) !== null) seekTo(p.atMs);
+    // only when the loaded fragments change; seekTo reads them
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [frags]);
   const goLive = () => {
     const el = video.current;
     const edge = hls.current?.liveSyncPosition;

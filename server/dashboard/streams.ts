@@ -51,7 +51,7 @@ export function createStreamsDashboard(d: StreamsDeps) {
       const events = (await d.db.select().from(receivedCallbacks).where(where).orderBy(desc(receivedCallbacks.id)).limit(limit)).reverse();
       const oldest = events[0]?.id;
       const hasOlder = opts.after === undefined && oldest !== undefined && (await d.db.select({ id: receivedCallbacks.id }).from(receivedCallbacks).where(and(mine, lt(receivedCallbacks.id, oldest))).limit(1)).length > 0;
-      return { stream: (await summariesOf(d.db, [row]))[0], hasOlder, events: events.map((e) => ({ id: e.id, requestId, kind: e.kind as StreamEvent["kind"], receivedAt: e.receivedAt.toISOString(), body: e.body })) };
+      return { stream: (await summariesOf(d.db, [row]))[0], hasOlder, utcOffsetMin: -new Date().getTimezoneOffset(), events: events.map((e) => ({ id: e.id, requestId, kind: e.kind as StreamEvent["kind"], receivedAt: e.receivedAt.toISOString(), body: e.body })) };
     },
 
     async close(requestId: string): Promise<{ ok: true } | { ok: false; error: string; code?: number }> {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { StreamEvent } from "../../lib/dashboard-api";
-import { lanes, type AudioView } from "../../components/streams/page/event-view";
+import { lanes, type AudioView, type FrameView } from "../../components/streams/page/event-view";
 import { audioRows, bucketize, formatOffset, nearestIndex, timedItems } from "../../components/streams/page/timeline-model";
 import { seedPlanItems } from "../support/seed-stream";
 
@@ -24,6 +24,24 @@ test("audio segments start where their clock says (receipt minus their length), 
   assert.ok(Math.abs(seg.t - 3600.4) < 0.01, String(seg.t));
   assert.equal(formatOffset(seg.t), "+1:00:00");
   assert.equal(formatOffset(3 * 3600 + 59), "+3:00:59");
+});
+
+test("with the server's UTC offset, a result's offset and clock come from its capture stamp, not from when its callback arrived", () => {
+  // the server runs 8 h ahead of UTC: its imgTime 18:00:05.500 is 10:00:05.500Z; the callback came 3 s later
+  const f = frame(8, "PASS");
+  ((f.body.frameDetail as Record<string, unknown>).auxInfo as Record<string, unknown>).imgTime = "2026-01-01 18:00:05.500";
+  const a = audio(20, "PASS", 1);
+  Object.assign((a.body.audioDetail as Record<string, unknown>).auxInfo as Record<string, unknown>, { audioStartTime: "2026-01-01 18:00:20", audioEndTime: "2026-01-01 18:00:30" });
+  a.receivedAt = at(33.7);
+  const { frames, audio: segs } = lanes([f, a], start, 480);
+  const fv = frames[0] as FrameView;
+  assert.equal(fv.detail.time, 5.5);
+  assert.equal(fv.clock, new Date(Date.parse(start) + 5500).toLocaleTimeString(undefined, { hour12: false }), "the browser's local clock of the capture");
+  const sv = segs[0] as AudioView;
+  assert.equal(sv.t, 20);
+  assert.equal(sv.start, new Date(Date.parse(start) + 20_000).toLocaleTimeString(undefined, { hour12: false }));
+  // without the offset (an old cached detail): the receipt, as before
+  assert.equal((lanes([f], start).frames[0] as FrameView).detail.time, 8);
 });
 
 test("a segment called back not checked (detectType 2) has no level: never shown or counted as PASS", () => {

@@ -35,9 +35,11 @@ export function upsertSummary(list: readonly StreamSummary[], s: StreamSummary):
 
 /** A fetched detail merged into what the cache already holds, so a refetch never drops a live event. */
 export function mergeDetail(held: StreamDetail | undefined, fetched: StreamDetail): StreamDetail {
-  if (held === undefined) return { stream: fetched.stream, events: mergeEvents([], [...fetched.events].sort((a, b) => a.id - b.id)) };
+  const utcOffsetMin = fetched.utcOffsetMin ?? held?.utcOffsetMin;
+  if (held === undefined) return { stream: fetched.stream, utcOffsetMin, events: mergeEvents([], [...fetched.events].sort((a, b) => a.id - b.id)) };
   return {
     stream: newerSummary(held.stream, fetched.stream),
+    utcOffsetMin,
     events: mergeEvents(held.events, [...fetched.events].sort((a, b) => a.id - b.id)),
   };
 }

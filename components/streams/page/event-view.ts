@@ -2,6 +2,7 @@
 import type { RiskLevel, StreamEvent } from "@/lib/dashboard-api";
 import { asRiskLevel } from "@/components/ui/risk";
 import { isNotChecked } from "@/lib/stream-state";
+import { imgTimeMs } from "@/components/preview/marks";
 import type { AllLabel, AudioRiskDetail, BusinessLabel, FrameDetail, ImgRiskDetail, RiskCore } from "@/components/files/result/types";
 
 type Obj = Record<string, unknown>;
@@ -36,6 +37,20 @@ export function localClock(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString(undefined, { hour12: false });
 }
 
+/**
+ * When a result's media was captured (ms): its stamp (imgTime / audioStartTime, the server's local time) read
+ * with the server's UTC offset, so the offset on the stream, the clock shown (the browser's local time) and the
+ * risk strip all tell the same moment; without either, the time the callback was received.
+ */
+function capturedMs(stamp: unknown, utcOffsetMin: number | undefined, receivedAt: string): number {
+  const at = utcOffsetMin === undefined ? null : imgTimeMs(stamp, utcOffsetMin);
+  return at ?? Date.parse(receivedAt);
+}
+const sinceStart = (ms: number, startedAt: string) => {
+  const s = (ms - Date.parse(startedAt)) / 1000;
+  return Number.isFinite(s) ? Math.max(0, s) : 0;
+};
+
 /** A callback that came back without a result (code ≠ 1100). */
 export interface FailedView {
   kind: "failed";
@@ -62,17 +77,17 @@ export interface FrameView {
   dedup: boolean;
 }
 
-/** §3.2 frame result; `startedAt` turns the receive time into an offset for the lightbox. */
-export function frameView(e: StreamEvent, startedAt: string): FrameView | FailedView {
+/** §3.2 frame result; its capture time less `startedAt` is its offset on the stream. */
+export function frameView(e: StreamEvent, startedAt: string, utcOffsetMin?: number): FrameView | FailedView {
   const d = obj(e.body.frameDetail);
   if (d === undefined) return failed(e);
   const aux = obj(d.auxInfo) ?? {};
-  const since = (Date.parse(e.receivedAt) - Date.parse(startedAt)) / 1000;
+  const at = capturedMs(aux.imgTime, utcOffsetMin, e.receivedAt);
   const detail: FrameDetail = {
     ...riskCore(d),
     requestId: str(e.body.requestId) ?? `event-${e.id}`,
     imgUrl: str(d.imgUrl) ?? "",
-    time: Number.isFinite(since) ? Math.max(0, since) : 0,
+    time: sinceStart(at, startedAt),
     riskDetail: obj(d.riskDetail) as ImgRiskDetail | undefined,
     allLabels: Array.isArray(d.allLabels) ? (d.allLabels as AllLabel<ImgRiskDetail>[]) : undefined,
     businessLabels: Array.isArray(d.businessLabels) ? (d.businessLabels as BusinessLabel[]) : undefined,
@@ -84,7 +99,7 @@ export function frameView(e: StreamEvent, startedAt: string): FrameView | Failed
     id: e.id,
     level: checked ? detail.riskLevel : null,
     detail,
-    clock: clockOf(str(aux.imgTime)) ?? localClock(e.receivedAt),
+    clock: utcOffsetMin === undefined ? (clockOf(str(aux.imgTime)) ?? localClock(e.receivedAt)) : localClock(new Date(at).toISOString()),
     checked,
     dedup: aux.similarityDedup === 1,
   };
@@ -110,14 +125,14 @@ export interface AudioView {
   riskDetail: AudioRiskDetail | undefined;
   audioUrl: string | undefined;
   at: string;
-  /** s since the stream started at which the segment began (its receipt minus its length) */
+  /** s since the stream started at which the segment began (its audioStartTime; without the server's offset, its receipt minus its length) */
   t: number;
   /** the receive time as a clock, for the offset + clock display */
   clock: string;
 }
 
 /** §3.3 video-stream audio segment (contentType 2) or §3.4 audio-stream segment. */
-export function audioView(e: StreamEvent, startedAt: string): AudioView | FailedView {
+export function audioView(e: StreamEvent, startedAt: string, utcOffsetMin?: number): AudioView | FailedView {
   const d = obj(e.body.audioDetail);
   if (d === undefined) return failed(e);
   const aux = obj(d.auxInfo) ?? {};
@@ -125,11 +140,16 @@ export function audioView(e: StreamEvent, startedAt: string): AudioView | Failed
   const transcript = riskDetail?.audioText || str(d.audioText) || str(d.content) || "";
   const content = str(d.content);
   const vad = d.vadCode === 0 || d.vadCode === 1 ? d.vadCode : undefined;
-  const start = clockOf(str(aux.audioStartTime) ?? str(aux.audio_starttime));
-  const end = clockOf(str(aux.audioEndTime) ?? str(aux.audio_endtime));
-  const [a, b] = [secondsOfDay(start), secondsOfDay(end)];
+  const startStamp = str(aux.audioStartTime) ?? str(aux.audio_starttime);
+  const endStamp = str(aux.audioEndTime) ?? str(aux.audio_endtime);
+  const startMs = utcOffsetMin === undefined ? null : imgTimeMs(startStamp, utcOffsetMin);
+  const endMs = utcOffsetMin === undefined ? null : imgTimeMs(endStamp, utcOffsetMin);
+  // the browser's local clock when the server's offset is known, else the stamps' own clock
+  const start = startMs !== null ? localClock(new Date(startMs).toISOString()) : clockOf(startStamp);
+  const end = endMs !== null ? localClock(new Date(endMs).toISOString()) : clockOf(endStamp);
+  const [a, b] = [secondsOfDay(clockOf(startStamp)), secondsOfDay(clockOf(endStamp))];
   const length = a !== undefined && b !== undefined ? (b - a + 86_400) % 86_400 : 10;
-  const since = (Date.parse(e.receivedAt) - Date.parse(startedAt)) / 1000;
+  const since = startMs !== null ? sinceStart(startMs, startedAt) + length : (Date.parse(e.receivedAt) - Date.parse(startedAt)) / 1000;
   const checked = !isNotChecked(d);
   return {
     kind: "audio",
@@ -178,14 +198,14 @@ export function endView(e: StreamEvent): EndView {
 }
 
 /** Split a timeline into lanes, newest first. */
-export function lanes(events: readonly StreamEvent[], startedAt: string) {
+export function lanes(events: readonly StreamEvent[], startedAt: string, utcOffsetMin?: number) {
   const frames: Array<FrameView | FailedView> = [];
   const audio: Array<AudioView | FailedView> = [];
   const ends: EndView[] = [];
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i];
-    if (e.kind === "frame") frames.push(frameView(e, startedAt));
-    else if (e.kind === "audio") audio.push(audioView(e, startedAt));
+    if (e.kind === "frame") frames.push(frameView(e, startedAt, utcOffsetMin));
+    else if (e.kind === "audio") audio.push(audioView(e, startedAt, utcOffsetMin));
     else ends.push(endView(e));
   }
   return { frames, audio, ends };
