@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useCan } from "@/components/auth/UserContext";
 import { useCloseStreamMutation } from "@/components/hooks/queries/useStreamMutations";
+import { useStreamsQuery } from "@/components/hooks/queries/useStreamsQuery";
 import { useDecide } from "@/components/review/useIncidents";
 import ErrorNote from "@/components/ui/ErrorNote";
 import RiskBadge from "@/components/ui/RiskBadge";
@@ -17,7 +18,11 @@ const btn = "rounded border px-2 py-0.5 text-[11px] font-medium disabled:cursor-
 function CloseAction({ incident }: { incident: Incident }) {
   const [asking, setAsking] = useState(false);
   const close = useCloseStreamMutation(incident.source.requestId);
+  // the stream's own state (kept live by stream:summary events): closed elsewhere, or ended by itself, no Close is offered
+  const streams = useStreamsQuery();
+  const ended = streams.data?.streams.find((s) => s.requestId === incident.source.requestId)?.status === "ended";
   if (close.isSuccess) return <span data-testid="alert-stream-closed" className="text-[11px] text-zinc-400">stream closed</span>;
+  if (ended) return <span data-testid="alert-stream-closed" className="text-[11px] text-zinc-400">stream ended</span>;
   if (!asking) {
     return (
       <button type="button" data-testid="alert-close-stream" onClick={() => setAsking(true)} className={`${btn} border-risk-reject/60 text-red-200 hover:bg-risk-reject/15`}>
