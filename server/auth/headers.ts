@@ -1,6 +1,17 @@
 import { randomBytes } from "node:crypto";
 import type http from "node:http";
 
+/** A Host header that is a plain host[:port] (name, IPv4 or [IPv6]); anything else is not put in a header. */
+const PLAIN_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * Where the page may connect: its own origin, and socket.io's WebSocket to the same host under the name the
+ * browser used (`'self'` covers ws: only in newer browsers); never any other host (it was `ws: wss:`, any host).
+ */
+export function connectSources(host: string | undefined): string {
+  return host && PLAIN_HOST.test(host) ? `'self' ws://${host} wss://${host}` : "'self'";
+}
+
 /**
  * Security headers for every dashboard response. The CSP carries a per-request nonce that Next
  * applies to its own inline scripts (it reads the nonce from the request's CSP header).
@@ -17,7 +28,7 @@ export function applySecurityHeaders(req: http.IncomingMessage, res: http.Server
     // hls.js transmuxes the preview in a worker it starts from a blob: URL
     "worker-src 'self' blob:",
     "font-src 'self' data:",
-    "connect-src 'self' ws: wss:",
+    `connect-src ${connectSources(req.headers.host)}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

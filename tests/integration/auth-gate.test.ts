@@ -116,6 +116,9 @@ describe("dashboard gate", () => {
     assert.match(csp, /frame-ancestors 'none'/);
     assert.match(csp, /script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
     assert.match(csp, /object-src 'none'/);
+    const host = new URL(base).host;
+    assert.match(csp, new RegExp(`connect-src 'self' ws://${host.replace(/[.[\]]/g, "\\$&")} wss://${host.replace(/[.[\]]/g, "\\$&")};`), "the WebSocket only to the page's own host");
+    assert.doesNotMatch(csp, /connect-src[^;]* ws: /);
     assert.notEqual(csp, b.headers.get("content-security-policy"), "nonce differs per response");
     assert.equal(a.headers.get("x-frame-options"), "DENY");
     assert.equal(a.headers.get("referrer-policy"), "same-origin");
