@@ -34,8 +34,11 @@ export interface StreamHealthSnapshot extends StreamCounters {
   cadenceSec: number;
   /** last media bytes the pull received (ISO), null before any */
   lastMediaAt: string | null;
-  /** running and no media for more than 2× the cadence: "no media for N s" */
-  flagged: { since: string; message: string } | null;
+  /**
+   * running and no media for more than 2× the cadence: "no media for N s", counted from noMediaSince (the last
+   * media, or the stream's start when none came; absent in snapshots stored before it existed)
+   */
+  flagged: { since: string; noMediaSince?: string; message: string } | null;
   /** measured from the packets ffmpeg reads (null when not connected or no such track) */
   input: { fps: number | null; kbps: number | null };
   /** level of the last second of audio (dBFS); silent below SILENT_DBFS; pulled: false when the stream moderates no audio */

@@ -61,7 +61,8 @@ export class StreamHealthMonitor {
   private connectedOnce = false;
   private flaggedSince: number | null = null;
   private lastError: StreamHealthSnapshot["lastError"] = null;
-  private waitingSince = Date.now();
+  /** the task's start here: "no media for N s" counts from it until media first comes */
+  private readonly startedAt = Date.now();
   private timer: NodeJS.Timeout | null = null;
   private lastPublished = 0;
   private lastMeter: LiveMeterReading | null = null;
@@ -85,7 +86,6 @@ export class StreamHealthMonitor {
   connecting(attempt: number): void {
     if (this.pull.state === "ended") return;
     this.setPull({ state: "connecting", attempt, nextAttemptAt: null });
-    this.waitingSince = Date.now();
   }
 
   /** The pull's media started flowing. */
@@ -155,15 +155,16 @@ export class StreamHealthMonitor {
       pull: { ...this.pull },
       cadenceSec: this.o.cadenceSec,
       lastMediaAt: iso(this.lastMediaAt),
-      flagged: this.flaggedSince === null ? null : { since: iso(this.flaggedSince)!, message: noMediaText((now - this.noMediaFrom()) / 1000) },
+      flagged: this.flaggedSince === null ? null : { since: iso(this.flaggedSince)!, noMediaSince: iso(this.noMediaFrom())!, message: noMediaText((now - this.noMediaFrom()) / 1000) },
       input: { fps: flowing ? m.inputFps : null, kbps: flowing ? m.inputKbps : null },
       audio: { pulled: this.o.audioPulled, levelDb: audio?.audioDb ?? null, silent: audio?.silentSince != null, silentSince: iso(audio?.silentSince ?? null) },
       lastError: this.lastError,
     };
   }
 
+  /** The last media, or the start when none came (not the flag, nor the latest retry). */
   private noMediaFrom(): number {
-    return this.lastMediaAt ?? this.waitingSince;
+    return this.lastMediaAt ?? this.startedAt;
   }
 
   private tick(): void {

@@ -49,6 +49,7 @@ export interface LiveRunContext {
 export interface RunOutcome {
   result: ProcessResult & { spawnError: Error | null };
   parser: LiveStderrParser;
+  /** media (JPEG or PCM bytes) came out of this run; a stream mapping alone is not media */
   started: boolean;
   stalled: boolean;
   /** stopped so that the preview restarts transcoded (LivePreviewSink.stderrLine) */
@@ -65,6 +66,7 @@ export async function runLiveOnce(ctx: LiveRunContext, plan: LiveArgs, env: Guar
   const pendingImages: Buffer[] = [];
   const pendingPts: number[] = [];
   let lastPts: number | null = null;
+  let mapped = false;
   let started = false;
   let stalled = false;
   let restart = false;
@@ -72,6 +74,14 @@ export async function runLiveOnce(ctx: LiveRunContext, plan: LiveArgs, env: Guar
   let lastProgressAt = Date.now();
   let lastProgressSec = -1;
   const progress = () => void (lastProgressAt = Date.now());
+  // connected only once media bytes come out: a server with the publisher gone may still answer with stale headers
+  const media = (bytes: number) => {
+    counters.bytesIn += bytes;
+    progress();
+    if (started) return;
+    started = true;
+    output.started();
+  };
   const pairFrames = () => {
     while (pendingImages.length && pendingPts.length) {
       lastPts = pendingPts.shift() as number;
@@ -93,10 +103,9 @@ export async function runLiveOnce(ctx: LiveRunContext, plan: LiveArgs, env: Guar
       }
       const ev = parser.line(line);
       if (ev.packet) return meter.packet(ev.packet.stream, ev.packet.dts, ev.packet.size);
-      if (ev.started) {
-        started = true;
+      if (ev.mapped) {
+        mapped = true;
         progress();
-        output.started();
       }
       if (ev.progressSec !== undefined && ev.progressSec > lastProgressSec) {
         lastProgressSec = ev.progressSec;
@@ -108,8 +117,7 @@ export async function runLiveOnce(ctx: LiveRunContext, plan: LiveArgs, env: Guar
       }
     },
     onStdout: (chunk) => {
-      counters.bytesIn += chunk.length;
-      progress();
+      media(chunk.length);
       meter.media();
       if (state.stopped) return;
       pendingImages.push(...jpegs.push(chunk));
@@ -119,8 +127,7 @@ export async function runLiveOnce(ctx: LiveRunContext, plan: LiveArgs, env: Guar
   state.current = proc;
   const audioPipe = proc.child.stdio[3] as Readable | null | undefined;
   audioPipe?.on("data", (chunk: Buffer) => {
-    counters.bytesIn += chunk.length;
-    progress();
+    media(chunk.length);
     meter.pcm(chunk);
     if (state.stopped) return;
     const cuts = pcm.push(chunk);
@@ -134,7 +141,7 @@ export async function runLiveOnce(ctx: LiveRunContext, plan: LiveArgs, env: Guar
   const audioOutput = plan.frames ? 1 : 0;
   const watchdog = setInterval(() => {
     const audioFlowing = plan.audio && parser.inputAudio && parser.mappedOutputs.has(audioOutput);
-    const limit = started ? ioTimeoutMs + stallGraceMs + (audioFlowing ? 0 : (intervalSec ?? 0) * 1000) : 2 * ioTimeoutMs + 2 * stallGraceMs;
+    const limit = mapped ? ioTimeoutMs + stallGraceMs + (audioFlowing ? 0 : (intervalSec ?? 0) * 1000) : 2 * ioTimeoutMs + 2 * stallGraceMs;
     if (!stalled && !state.stopped && Date.now() - lastProgressAt > limit) {
       stalled = true;
       void quickStop(proc, "timeout");

@@ -8,8 +8,8 @@ export interface StderrEvent {
   framePts?: number;
   /** Output time from a progress line (time=…), in s. */
   progressSec?: number;
-  /** The first input stream was mapped: media is flowing into the outputs. */
-  started?: boolean;
+  /** The first input stream was mapped: the outputs are set up. Not media: a server may send stale headers and nothing else. */
+  mapped?: boolean;
   /** One packet ffmpeg read from an input (`-dump`): its stream index, dts (s, null when unknown) and size. */
   packet?: { stream: number; dts: number | null; size: number };
 }
@@ -69,7 +69,7 @@ export class LiveStderrParser {
     if (d) this.durationSec = d[1] === undefined ? 0 : Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]);
     const m = MAPPING.exec(l);
     if (m) {
-      if (this.mappedOutputs.size === 0) ev.started = true;
+      if (this.mappedOutputs.size === 0) ev.mapped = true;
       this.mappedOutputs.add(Number(m[1]));
     }
     return ev;
@@ -105,14 +105,23 @@ const RULES: ReadonlyArray<readonly [RegExp, LiveErrorCode | "reached"]> = [
   [/timed out|Input\/output error|End of file/i, "reached"],
 ];
 
+/** ffmpeg's note that it folded repeats of the line before it: never a reason of its own. */
+const REPEATED = /^\s*Last message repeated \d+ times?\s*$/;
+
+/** The line that shows why a run failed: the last one `evidence` matches, else the last meaningful one (no repeat notes). */
+function reasonLine(stderr: string, evidence: RegExp | null): string {
+  const lines = stderr.split(/\r\n|\r|\n/).filter((l) => l.trim() && !REPEATED.test(l));
+  const matching = evidence ? lines.findLast((l) => evidence.test(l)) : undefined;
+  return matching?.trim() || lastMeaningfulLine(lines.join("\n")) || "ffmpeg failed without a message";
+}
+
 /**
- * The CONTRACT §4 pull error a failed run's stderr evidences. A read timeout or I/O error with no
- * connect/HTTP error before it means the server answered but had no such stream (3003).
+ * The CONTRACT §4 pull error a failed run's stderr evidences, with the line that shows it. A read timeout or
+ * I/O error with no connect/HTTP error before it means the server answered but had no such stream (3003).
  */
 export function classifyLiveFailure(stderr: string): { errorCode: LiveErrorCode; message: string } {
-  const message = lastMeaningfulLine(stderr) || "ffmpeg failed without a message";
   for (const [pattern, code] of RULES) {
-    if (pattern.test(stderr)) return { errorCode: code === "reached" ? 3003 : code, message };
+    if (pattern.test(stderr)) return { errorCode: code === "reached" ? 3003 : code, message: reasonLine(stderr, pattern) };
   }
-  return { errorCode: 3001, message };
+  return { errorCode: 3001, message: reasonLine(stderr, null) };
 }

@@ -47,8 +47,8 @@ test("the stderr parser reads frame pts, progress, mapping, declared tracks and 
     "frame=    3 fps=2.8 q=5.0 size=      31kB time=00:01:03.71 bitrate=  69.4kbits/s speed=3.51x    ",
   ];
   const events = lines.map((l) => p.line(l));
-  assert.equal(events.filter((e) => e.started).length, 1, "started once, on the first mapping of input 0");
-  assert.ok(events[7].started);
+  assert.equal(events.filter((e) => e.mapped).length, 1, "mapped once, on the first mapping of input 0");
+  assert.ok(events[7].mapped);
   assert.equal(events[12].framePts, 3.04);
   assert.equal(events[13].progressSec, 63.71);
   assert.deepEqual([...p.mappedOutputs].sort(), [0, 1]);
