@@ -54,6 +54,8 @@ export interface DecisionRecord {
   note: string | null;
   username: string;
   at: string; // ISO
+  /** taken on one of its hits (a frame or segment reviewed on its own): which, e.g. "frame at 0:06" */
+  itemLabel?: string | null;
 }
 
 export interface Incident {

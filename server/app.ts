@@ -171,7 +171,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     log,
   });
   registerIncidentFeed(store.db, incidents.feed);
-  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth), status, incidents });
+  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth, { onItemReview: (r) => incidents.decideByItem(r) }), status, incidents });
   await engine?.start();
   retention.start();
 

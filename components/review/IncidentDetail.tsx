@@ -38,8 +38,8 @@ export default function IncidentDetail(p: {
             ) : (
               <p className="text-xs text-zinc-500">No media for this hit.</p>
             )}
-            <p className="text-[11px] text-zinc-500">
-              Peak {peak.itemId} at {incidentTime(i, peak.t)} · score {formatPercent(peak.score)} · {peak.riskLevel}
+            <p className="text-[11px] text-zinc-500" title={peak.itemId}>
+              Peak {i.media === "audio" ? "segment" : "frame"} at {incidentTime(i, peak.t)} · score {formatPercent(peak.score)} · {peak.riskLevel}
             </p>
           </div>
           <div className="space-y-3">

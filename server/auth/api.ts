@@ -3,6 +3,7 @@ import { IDENTITY_HEADERS, REVIEW_DECISIONS, ROLES, SESSION_COOKIE, type Role } 
 import { parseCookies } from "./cookies";
 import { AuthError, type Auth, type SessionInfo } from "./index";
 import { clearedCookies, sessionCookies } from "./gate";
+import type { ItemEffect, ItemReview } from "../incidents/item-review";
 
 /** The dashboard's account, user, audit and review APIs: route handlers pass the Request here. */
 
@@ -41,11 +42,15 @@ const Review = z.object({
   targetKind: z.enum(["file", "stream"]),
   targetId: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/),
   item: z.string().max(200).nullish(),
+  itemLabel: z.string().trim().max(80).nullish(),
   decision: z.enum(REVIEW_DECISIONS),
   note: z.string().max(2000).nullish(),
 });
 
-export function createAuthApi(auth: Auth) {
+/** Carries a decision on one item (frame or segment) to the incidents it is a hit of (server/incidents/item-review.ts). */
+export type ItemReviewHook = (r: ItemReview) => Promise<ItemEffect[]>;
+
+export function createAuthApi(auth: Auth, hooks: { onItemReview?: ItemReviewHook } = {}) {
   return {
     /** The caller's session, read from its own cookie (route handlers check it themselves: server/auth/guard.ts). */
     sessionOf: (req: Request) => auth.session(parseCookies(req.headers.get("cookie") ?? undefined).get(SESSION_COOKIE)),
@@ -119,8 +124,11 @@ export function createAuthApi(auth: Auth) {
     async recordReview(req: Request): Promise<Response> {
       try {
         const b = await body(req, Review);
-        const row = await auth.recordReview({ targetKind: b.targetKind, targetId: b.targetId, item: b.item ?? null, decision: b.decision, note: b.note?.trim() || null, username: identity(req).username });
-        return answer({ review: { ...row, at: row.at.toISOString() }, decision: row.decision, message: `recorded ${row.decision}` }, 201);
+        const r = { targetKind: b.targetKind, targetId: b.targetId, decision: b.decision, note: b.note?.trim() || null, username: identity(req).username };
+        const row = await auth.recordReview({ ...r, item: b.item ?? null, itemLabel: b.itemLabel || null });
+        const incidents = b.item && hooks.onItemReview ? await hooks.onItemReview({ ...r, item: b.item }) : [];
+        const message = [`recorded ${row.decision}`, ...incidents.map((e) => `incident ${e.incident}: ${e.reason}`)].join("; ");
+        return answer({ review: { ...row, at: row.at.toISOString() }, incidents, decision: row.decision, message }, 201);
       } catch (err) {
         return problem(err);
       }

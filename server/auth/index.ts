@@ -250,7 +250,7 @@ export async function createAuth(o: AuthOptions) {
       return db.select().from(auditLog).where(where.length ? and(...where) : undefined).orderBy(desc(auditLog.id)).limit(q.limit);
     },
 
-    async recordReview(r: { targetKind: "file" | "stream"; targetId: string; item: string | null; decision: string; note: string | null; username: string }) {
+    async recordReview(r: { targetKind: "file" | "stream"; targetId: string; item: string | null; itemLabel: string | null; decision: string; note: string | null; username: string }) {
       const [row] = await db.insert(reviewDecisions).values({ ...r, at: new Date() }).returning();
       return row;
     },

@@ -39,6 +39,8 @@ export const reviewDecisions = pgTable("review_decisions", {
   targetKind: text("target_kind").notNull(),
   targetId: text("target_id").notNull(),
   item: text("item"),
+  /** the item in human terms, as the reviewer saw it ("frame at 00:06.0") */
+  itemLabel: text("item_label"),
   decision: text("decision").notNull(),
   note: text("note"),
   username: text("username").notNull(),

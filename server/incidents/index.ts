@@ -4,6 +4,7 @@ import { exportIncident, incidentsCsv } from "./export";
 import type { IncidentFeedInput } from "./feed";
 import { ingestFileResult, ingestStreamCallback } from "./ingest";
 import type { MediaReader } from "./media";
+import { decideByItem, type ItemReview } from "./item-review";
 import { assign, decide, decideOne, getIncident, listIncidents } from "./review";
 
 export interface IncidentsOptions {
@@ -48,6 +49,8 @@ export function createIncidents(o: IncidentsOptions) {
     get: (id: string) => getIncident(deps, id),
     decide: (id: string, input: DecisionInput, username: string) => decideOne(deps, id, input, username),
     decideMany: (input: BulkDecisionInput, username: string) => decide(deps, input, username),
+    /** a decision on one frame or segment, carried to the incidents it is a hit of */
+    decideByItem: (r: ItemReview) => decideByItem(deps, r),
     /** `assignee` absent: the caller */
     assign: (id: string, input: AssignInput, username: string) => assign(deps, id, input.assignee === undefined ? username : input.assignee),
     exportZip: (id: string) => exportIncident(deps, id),

@@ -48,7 +48,7 @@ export async function getIncident(d: ReviewDeps, id: string): Promise<IncidentDe
   return { ...incident, hitList: hits.map((h) => h.hit as unknown as IncidentHit), decisions: decisions.map(toDecision) };
 }
 
-async function publishIds(d: ReviewDeps, ids: string[]): Promise<Incident[]> {
+export async function publishIds(d: ReviewDeps, ids: string[]): Promise<Incident[]> {
   if (ids.length === 0) return [];
   const rows = await d.db.select().from(incidents).where(inArray(incidents.id, ids));
   const out = await withDecisions(d.db, rows);

@@ -11,7 +11,7 @@ type DecisionRow = typeof incidentDecisions.$inferSelect;
 export const sourceHref = (kind: "stream" | "file", ref: string) => (kind === "stream" ? `/streams/${encodeURIComponent(ref)}` : `/files/${encodeURIComponent(ref)}`);
 
 export function toDecision(r: DecisionRow): DecisionRecord {
-  return { decision: r.decision as IncidentDecision, note: r.note, username: r.username, at: r.at.toISOString() };
+  return { decision: r.decision as IncidentDecision, note: r.note, username: r.username, at: r.at.toISOString(), itemLabel: r.itemLabel };
 }
 
 export function toIncident(r: IncidentRow, last: DecisionRow | undefined): Incident {

@@ -294,4 +294,13 @@ CREATE TABLE stream_handovers (
 );
 `,
   },
+  {
+    // a decision on one frame or segment says which in human terms ("frame at 00:06.0"), and an incident decided
+    // through one of its hits (server/incidents/item-review.ts) names that hit
+    id: "0250_review_item_labels",
+    sql: `
+ALTER TABLE review_decisions ADD COLUMN item_label text;
+ALTER TABLE incident_decisions ADD COLUMN item_label text;
+`,
+  },
 ];

@@ -184,6 +184,8 @@ export const incidentDecisions = pgTable(
     note: text("note"),
     username: text("username").notNull(),
     at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
+    /** set when the decision was taken on one hit (the item review of a frame or segment): "frame at 0:06" */
+    itemLabel: text("item_label"),
   },
   (t) => [index("incident_decisions_incident_idx").on(t.incidentId)],
 );

@@ -116,7 +116,7 @@ test("submit a video, watch it finish live, inspect frames, QR and OCR", async (
   await expect(itemReview.getByTestId("review-entry").first()).toHaveAttribute("data-decision", "escalated");
   await page.keyboard.press("Escape");
   const onItem = page.getByTestId("review-panel").getByTestId("review-entry").filter({ has: page.getByTestId("review-entry-item") });
-  await expect(onItem.first()).toContainText(/escalated on v\d+ by admin/);
+  await expect(onItem.first()).toContainText(/escalated on frame at \d\d:\d\d\.\d by admin/);
 
   // a human decision on the result, kept with who made it
   const review = page.getByTestId("review-panel");

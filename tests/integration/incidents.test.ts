@@ -12,7 +12,8 @@ import { getRegistry } from "../../server/registry";
 import { receiveFileCallback } from "../../server/dashboard/receiver";
 import { hashToken } from "../../server/dashboard/tokens";
 import { dashboardFiles } from "../../server/store/schema";
-import type { Incident } from "../../lib/incidents";
+import { incidentTime, type Incident } from "../../lib/incidents";
+import { IDENTITY_HEADERS } from "../../lib/roles";
 
 const QR_TEXT = "https://spam.example/incidents";
 
@@ -25,6 +26,8 @@ describe("incidents from real callbacks", async () => {
     await media.close();
     await svc.close();
   });
+  // the file's one incident (first test), reviewed frame by frame in the last
+  let fileIncident: Incident | undefined;
 
   test("a file result through the dashboard's file receiver: its QR window is one incident; decisions, assignment, filters, CSV, zip", async () => {
     const { incidents } = getRegistry();
@@ -41,6 +44,7 @@ describe("incidents from real callbacks", async () => {
     const list = await incidents.list({ requestId: result.requestId }, "tester");
     assert.equal(list.length, 1, JSON.stringify(list.map((i) => [i.start, i.end])));
     const [inc] = list;
+    fileIncident = inc;
     assert.equal(inc.source.kind, "file");
     assert.equal(inc.source.ref, "incident-file");
     assert.equal(inc.source.title, "qr file");
@@ -152,5 +156,44 @@ describe("incidents from real callbacks", async () => {
       await rx.close();
       await src.close();
     }
+  });
+
+  test("a decision on one frame reaches the incidents it is a hit of: confirming decides them, clearing once every hit is cleared", async () => {
+    const { incidents, auth } = getRegistry();
+    const inc = fileIncident!;
+    const detail = (await incidents.get(inc.id))!;
+    assert.ok(detail.hitList.length >= 2, "a window of several frames");
+    const as = { [IDENTITY_HEADERS.id]: "rita-id", [IDENTITY_HEADERS.username]: "rita", "content-type": "application/json" };
+    // POST /api/reviews as the lightbox sends it (the route handler's one call), the gate's identity headers set
+    const review = async (body: Record<string, unknown>) => {
+      const res = await auth.recordReview(new Request("http://x/api/reviews", { method: "POST", headers: as, body: JSON.stringify(body) }));
+      assert.equal(res.status, 201);
+      return (await res.json()) as { message: string; incidents: Array<{ incidentId: string; decided: boolean; status: string; reason: string }> };
+    };
+    const peak = detail.peak;
+    const frameAt = `frame at ${incidentTime(inc, peak.t)}`;
+    const confirmed = await review({ targetKind: "file", targetId: "incident-file", item: peak.itemId, itemLabel: "frame at 00:02.0", decision: "confirmed", note: "QR to scam site" });
+    assert.deepEqual(confirmed.incidents.map((e) => [e.incidentId, e.decided, e.status, e.reason]), [[inc.id, true, "confirmed", `confirmed through its ${frameAt}`]]);
+    const after1 = (await incidents.get(inc.id))!;
+    assert.equal(after1.status, "confirmed");
+    const last = after1.decisions.at(-1)!;
+    assert.deepEqual([last.decision, last.username, last.note, last.itemLabel], ["confirmed", "rita", "QR to scam site", frameAt]);
+    assert.deepEqual((await incidents.list({ requestId: "incident-file", status: "open" }, "x")).length, 0);
+    // the task's review list names the item in words, not by its id
+    const listed = (await (await auth.reviews(new Request("http://x/api/reviews?targetKind=file&targetId=incident-file", { headers: as }))).json()) as { reviews: Array<{ item: string; itemLabel: string }> };
+    assert.deepEqual([listed.reviews[0].item, listed.reviews[0].itemLabel], [peak.itemId, "frame at 00:02.0"]);
+
+    // clearing one frame of several leaves the incident as it was, and says why; the last one cleared clears it
+    for (const [n, h] of detail.hitList.entries()) {
+      const r = await review({ targetKind: "file", targetId: "incident-file", item: h.itemId, decision: "cleared", note: null });
+      const lastOne = n === detail.hitList.length - 1;
+      assert.equal(r.incidents[0].decided, lastOne, r.message);
+      if (!lastOne) assert.equal(r.incidents[0].reason, `stays confirmed: ${n + 1} of ${detail.hitList.length} hits cleared; the others are not reviewed`);
+      assert.equal((await incidents.get(inc.id))!.status, lastOne ? "cleared" : "confirmed");
+    }
+    // an item of no incident (another source kind, a decision on the whole task) changes nothing
+    assert.deepEqual((await review({ targetKind: "stream", targetId: "incident-file", item: peak.itemId, decision: "confirmed" })).incidents, []);
+    assert.deepEqual((await review({ targetKind: "file", targetId: "incident-file", decision: "escalated" })).incidents, []);
+    assert.equal((await incidents.get(inc.id))!.status, "cleared");
   });
 });

@@ -115,6 +115,7 @@ export default function FrameLightbox({ frames, index, onIndex, review }: Props 
     <dialog
       ref={ref}
       data-testid="lightbox"
+      aria-label={frame ? `Frame at ${formatMediaTime(frame.time)}` : "Frame"}
       onClose={() => onIndex(null)}
       onKeyDown={onKeyDown}
       onClick={onClick}
@@ -135,7 +136,7 @@ export default function FrameLightbox({ frames, index, onIndex, review }: Props 
           {/* a decision on this frame alone (its result's requestId), kept beside the task's */}
           {review && frame.requestId && (
             <div className="mt-3">
-              <ReviewPanel {...review} item={frame.requestId} />
+              <ReviewPanel {...review} item={frame.requestId} itemLabel={`frame at ${formatMediaTime(frame.time)}`} />
             </div>
           )}
         </div>
