@@ -1,17 +1,26 @@
 import Link from "next/link";
 import type { FileSummary } from "@/lib/dashboard-api";
 import ProgressBar from "@/components/ui/ProgressBar";
-import RiskBadge from "@/components/ui/RiskBadge";
 import StatusPill from "@/components/ui/StatusPill";
 import { formatDateTime } from "@/components/ui/format";
 import { riskStyles } from "@/components/ui/risk";
+import { summariseGaps } from "@/lib/file-coverage";
 import ApiKeyMarker from "./ApiKeyMarker";
+import FileVerdictBadge from "./FileVerdictBadge";
 
 function Outcome({ file }: { file: FileSummary }) {
   if (file.status === "processing" || file.status === "queued") {
     return <ProgressBar done={file.framesDone} total={file.framesTotal} label={`frames of ${file.btId}`} />;
   }
-  if (file.status === "done" && file.riskLevel !== null) return <RiskBadge level={file.riskLevel} />;
+  if (file.status === "done" && file.riskLevel !== null) {
+    const gaps = file.coverage && file.coverage.gaps.length > 0 ? summariseGaps(file.coverage) : "";
+    return (
+      <div className="min-w-0 space-y-0.5">
+        <FileVerdictBadge level={file.riskLevel} coverage={file.coverage} />
+        {gaps && <div data-testid="coverage-gaps" className="truncate text-[10px] text-zinc-400" title={gaps}>not checked: {gaps}</div>}
+      </div>
+    );
+  }
   if (file.status === "failed") {
     return <span className="text-xs text-risk-reject">failed{file.code !== null ? ` · code ${file.code}` : ""}</span>;
   }

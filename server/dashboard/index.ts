@@ -12,6 +12,7 @@ import { receiveFileCallback, type ReceiverAnswer } from "./receiver";
 import { createStreamsDashboard } from "./streams";
 import { hashToken } from "./tokens";
 import { createApiTasks } from "./api-tasks";
+import { coverageOfFiles } from "./file-coverage";
 import type { QueuedCallback } from "../callback/dispatcher";
 import type { StreamEvent, StreamSummary } from "../../lib/dashboard-api";
 
@@ -65,6 +66,7 @@ export function createDashboard(o: DashboardOptions) {
     async listFiles(): Promise<FileSummary[]> {
       await api?.sync();
       const rows = await db.select().from(dashboardFiles).orderBy(desc(dashboardFiles.createdAt)).limit(200);
+      const coverage = await coverageOfFiles(db, rows);
       return rows.map((r) => ({
         requestId: r.requestId,
         btId: r.btId,
@@ -79,6 +81,8 @@ export function createDashboard(o: DashboardOptions) {
         callbackReceivedAt: r.callbackReceivedAt?.toISOString() ?? null,
         origin: r.origin,
         keyName: r.keyName,
+        requested: coverage.get(r.requestId)?.requested ?? null,
+        coverage: r.status === "done" ? (coverage.get(r.requestId)?.coverage ?? null) : null,
       }));
     },
 

@@ -61,7 +61,8 @@ export default function FileResultPage({ btId }: { btId: string }) {
   const result = useFileResultQuery(btId);
   const pollMs = useConfigQuery().data?.pollIntervalMs;
   // `btId` is an API file's requestId when opened from the list (two accessKeys may use the same btId)
-  const files = useFilesQuery().data?.files;
+  const filesQuery = useFilesQuery();
+  const files = filesQuery.data?.files;
   const summary = files?.find((f) => f.requestId === btId) ?? files?.find((f) => f.btId === btId);
   const [live, setLive] = useState<Progress | null>(null);
 
@@ -96,7 +97,7 @@ export default function FileResultPage({ btId }: { btId: string }) {
       {data !== undefined && !processing && !isFileResult(data) && <ErrorResult envelope={data} />}
       {isFileResult(data) && (
         <>
-          <Panel title="Verdict"><ResultSummary result={data} /></Panel>
+          <Panel title="Verdict"><ResultSummary result={data} requested={filesQuery.isPending ? undefined : (summary?.requested ?? null)} /></Panel>
           <ReviewPanel targetKind="file" targetId={btId} />
           {requestId && <SourceIncidents requestId={requestId} kind="file" />}
           {requestId && <FileClips requestId={requestId} />}

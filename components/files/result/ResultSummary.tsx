@@ -1,5 +1,6 @@
 import type { RiskLevel } from "@/lib/dashboard-api";
-import RiskBadge from "@/components/ui/RiskBadge";
+import { fileCoverage, GAP_REASON_TEXT, resultFactsOf, type FileCoverage, type FileRequestedTypes } from "@/lib/file-coverage";
+import FileVerdictBadge from "../FileVerdictBadge";
 import { formatMediaTime, formatSeconds } from "@/components/ui/format";
 import { asRiskLevel, RISK_ORDER, riskStyles, worseOf } from "@/components/ui/risk";
 import { labelName } from "./frame-info";
@@ -43,23 +44,42 @@ function Stat({ label, value }: { label: string; value: string }) {
   );
 }
 
-export default function ResultSummary({ result }: { result: FileResult }) {
+function CoverageGaps({ coverage }: { coverage: FileCoverage }) {
+  if (coverage.gaps.length === 0 && !(coverage.hasAudio === false && !coverage.requestKnown)) return null;
+  return (
+    <div data-testid="coverage-gaps" data-coverage={coverage.state} className="space-y-1 rounded border border-zinc-700 bg-zinc-800/40 px-3 py-2 text-xs text-zinc-300">
+      <p className="font-semibold">{coverage.state === "not-checked" ? "Nothing requested was checked" : coverage.state === "partial" ? "Partly checked" : "Coverage unknown"} — the verdict says nothing about:</p>
+      <ul className="list-inside list-disc">
+        {coverage.gaps.map((g) => (
+          <li key={g.reason} data-testid={g.reason === "no-detector" ? "not-applied" : `gap-${g.reason}`} data-reason={g.reason}>
+            <span className="font-mono">{g.types.join(", ")}</span> — {GAP_REASON_TEXT[g.reason]}
+          </li>
+        ))}
+        {coverage.hasAudio === false && !coverage.requestKnown && <li data-testid="gap-no-audio-track">the file has no audio track: audio types, if any were requested, were not checked</li>}
+      </ul>
+    </div>
+  );
+}
+
+/** `requested` undefined: still loading (the verdict says so instead of a bare PASS); null: not known here. */
+export default function ResultSummary({ result, requested }: { result: FileResult; requested: FileRequestedTypes | null | undefined }) {
   const level = asRiskLevel(result.riskLevel);
   const reasons = summariseReasons(result);
   const aux = result.auxInfo ?? {};
-  const notApplied = aux.notAppliedTypes ?? [];
+  const facts = resultFactsOf(result);
+  const coverage = requested === undefined ? null : fileCoverage(requested, facts);
   return (
-    <div className="space-y-3 p-3">
+    <div data-testid="result-verdict" className="space-y-3 p-3">
       <div className="flex flex-wrap items-start gap-6">
         <div className="flex items-center gap-3">
-          <RiskBadge level={level} size="lg" />
+          <FileVerdictBadge level={level} coverage={coverage} size="lg" />
           <span className="text-xs text-zinc-400">overall (worst of all frames and segments)</span>
         </div>
         <dl className="ml-auto grid grid-cols-2 gap-x-6 gap-y-1 sm:grid-cols-4">
           <Stat label="Duration" value={formatSeconds(aux.time)} />
           <Stat label="Frames grabbed" value={String(aux.billingImgNum ?? "—")} />
           <Stat label="Frames returned" value={String(aux.frameCount ?? result.frameDetail?.length ?? 0)} />
-          <Stat label="Audio" value={formatSeconds(aux.billingAudioDuration)} />
+          <Stat label="Audio" value={facts.hasAudio === false ? "no track" : formatSeconds(aux.billingAudioDuration)} />
         </dl>
       </div>
       {reasons.length > 0 ? (
@@ -74,13 +94,11 @@ export default function ResultSummary({ result }: { result: FileResult }) {
           ))}
         </ul>
       ) : (
-        <p className="text-xs text-zinc-400">No risky frames or audio segments.</p>
-      )}
-      {notApplied.length > 0 && (
-        <p data-testid="not-applied" className="rounded border border-zinc-700 bg-zinc-800/40 px-3 py-2 text-xs text-zinc-300">
-          <span className="font-semibold">Not applied:</span> {notApplied.join(", ")} — requested, but no detector runs for {notApplied.length > 1 ? "these types" : "this type"}, so a PASS here says nothing about them.
+        <p data-testid="no-risks" className="text-xs text-zinc-400">
+          {coverage?.state === "not-checked" ? "Nothing was found because nothing requested was checked." : `No risky frames or audio segments${coverage && coverage.gaps.length > 0 ? " in what was checked" : ""}.`}
         </p>
       )}
+      {coverage && <CoverageGaps coverage={coverage} />}
     </div>
   );
 }
