@@ -1,13 +1,14 @@
 "use client";
 
 import { useState } from "react";
+import type { StreamKind } from "@/lib/dashboard-api";
 import { healthTone, pullStateText, type StreamHealthSnapshot } from "@/lib/stream-health";
 import { useNow } from "@/components/hooks/useNow";
 import { formatAgo } from "@/components/streams/bits";
 import { dbText, fpsText, kbpsText, levelShare, noMediaNow, untilText } from "./format";
 import HealthEvents from "./HealthEvents";
 import { TONE_DOT, TONE_TEXT } from "./HealthBadge";
-import { useStreamHealth } from "./useStreamHealth";
+import type { useStreamHealth } from "./useStreamHealth";
 
 function Fact({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
@@ -44,12 +45,22 @@ function PullState({ s, now }: { s: StreamHealthSnapshot; now: number }) {
   );
 }
 
+/** What the pull delivered and what was checked of it: frames for a video stream, segments for an audio stream. */
+function Delivered({ s, kind }: { s: StreamHealthSnapshot; kind: StreamKind }) {
+  if (kind === "audio") {
+    const g = s.segments;
+    return <Fact label="segments" testId="health-delivered">{g.checked} checked · {g.notChecked + g.skipped} not checked of {g.captured}</Fact>;
+  }
+  return <Fact label="frames" testId="health-delivered">{s.frames.checked} checked · {s.frames.notChecked} not checked of {s.frames.captured}</Fact>;
+}
+
 /**
- * The stream page's health strip: pull state, input fps/bitrate, audio level, last media, the no-media flag,
- * the last error, and the stored health events (embedded engine only: nothing for a remote service).
+ * The stream page's health strip: pull state, input fps (video)/bitrate, audio level, last media, the no-media
+ * flag, the last error, and the stored health events (embedded engine only: nothing for a remote service).
+ * `health` is useStreamHealth's answer (the header reads the same one for its state pill).
  */
-export default function HealthStrip({ requestId, running }: { requestId: string; running: boolean }) {
-  const { report, unavailable } = useStreamHealth(requestId, running);
+export default function HealthStrip({ health, kind }: { health: ReturnType<typeof useStreamHealth>; kind: StreamKind }) {
+  const { report, unavailable } = health;
   const now = useNow();
   const [open, setOpen] = useState(false);
   if (unavailable || !report) return null;
@@ -64,10 +75,10 @@ export default function HealthStrip({ requestId, running }: { requestId: string;
             <PullState s={s} now={now} />
             {noMedia && <span data-testid="health-flag" className="rounded bg-risk-review/15 px-1.5 py-0.5 font-medium text-risk-review">{noMedia}</span>}
             <dl className="flex flex-wrap gap-x-4 gap-y-1">
-              <Fact label="input" testId="health-input">{fpsText(s.input.fps)} · {kbpsText(s.input.kbps)}</Fact>
+              <Fact label="input" testId="health-input">{kind === "video" ? `${fpsText(s.input.fps)} · ` : ""}{kbpsText(s.input.kbps)}</Fact>
               <Fact label="audio" testId="health-audio"><AudioLevel s={s} /></Fact>
               <Fact label="last media" testId="health-last-media">{s.lastMediaAt ? (now ? formatAgo(now - Date.parse(s.lastMediaAt)) : "—") : "none yet"}</Fact>
-              <Fact label="frames">{s.frames.checked} checked · {s.frames.notChecked} not checked of {s.frames.captured}</Fact>
+              <Delivered s={s} kind={kind} />
             </dl>
             {!report.live && <span className="text-zinc-500" title="the process that ran this stream is gone: the figures are those stored with its last health event">stored</span>}
           </>

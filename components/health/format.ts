@@ -1,5 +1,5 @@
 import type { StreamHealthSnapshot } from "@/lib/stream-health";
-import { noMediaText, SILENT_DBFS } from "@/lib/stream-health";
+import { noMediaText, pullStateText, SILENT_DBFS } from "@/lib/stream-health";
 
 export const fpsText = (fps: number | null) => (fps === null ? "— fps" : `${fps < 10 ? fps.toFixed(1) : Math.round(fps)} fps`);
 export const kbpsText = (kbps: number | null) => (kbps === null ? "— kbit/s" : kbps >= 1000 ? `${(kbps / 1000).toFixed(1)} Mbit/s` : `${Math.round(kbps)} kbit/s`);
@@ -8,12 +8,39 @@ export const dbText = (db: number | null) => (db === null ? "—" : `${db.toFixe
 /** 0..1 for a meter bar: SILENT_DBFS (and below) is empty, 0 dBFS full. */
 export const levelShare = (db: number | null) => (db === null ? 0 : Math.min(1, Math.max(0, (db - SILENT_DBFS) / -SILENT_DBFS)));
 
-/** Seconds without media, counted live from the snapshot's last media (or its flag). */
+/**
+ * "no media for N s", counted from the last media (or the stream's start when none came), never from when the
+ * flag was raised: the server's figure at the snapshot plus the time since, so a browser clock behind the
+ * server's never makes it negative.
+ */
 export function noMediaNow(s: StreamHealthSnapshot, now: number): string | null {
   if (!s.flagged || s.pull.state === "ended") return null;
-  const from = s.lastMediaAt ? Date.parse(s.lastMediaAt) : Date.parse(s.flagged.since);
-  return now > 0 && Number.isFinite(from) ? noMediaText((now - from) / 1000) : s.flagged.message;
+  const from = Date.parse(s.flagged.noMediaSince ?? s.lastMediaAt ?? s.flagged.since);
+  const at = Date.parse(s.at);
+  if (!Number.isFinite(from) || !Number.isFinite(at)) return s.flagged.message;
+  const sinceSnapshot = now > 0 ? Math.max(0, now - at) : 0;
+  return noMediaText(Math.max(0, at - from + sinceSnapshot) / 1000);
 }
+
+/** What a running stream's media is doing: "live" only while it flows; null = not known (no snapshot yet, or a remote service). */
+export type MediaState = "live" | "connecting" | "retrying" | "no-media" | "ended";
+
+export function mediaStateOf(s: StreamHealthSnapshot | null | undefined): MediaState | null {
+  if (!s) return null;
+  if (s.pull.state === "connected") return s.flagged ? "no-media" : "live";
+  return s.pull.state;
+}
+
+/** "live", "connecting", "retrying 5 of 12", "no media for 40 s". */
+export function mediaStateText(s: StreamHealthSnapshot, now: number): string {
+  const state = mediaStateOf(s);
+  if (state === "live") return "live";
+  if (state === "no-media") return noMediaNow(s, now) ?? "no media";
+  return pullStateText(s.pull);
+}
+
+/** Why a running stream shows no picture: it never sent media, or its source went quiet. */
+export const noPictureText = (s: StreamHealthSnapshot | null | undefined) => (!s || s.lastMediaAt === null ? "no media yet" : "source lost");
 
 /** "in 4 s", "now" */
 export function untilText(iso: string | null, now: number): string {

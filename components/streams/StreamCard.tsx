@@ -8,17 +8,23 @@ import { riskStyles } from "@/components/ui/risk";
 import { DetectionBehind, FrameChecks, KindChip, RiskSlot, SinceLast } from "./bits";
 import CloseStreamButton from "./CloseStreamButton";
 import ApiKeyMarker from "@/components/files/ApiKeyMarker";
-import HealthBadge from "@/components/health/HealthBadge";
+import { HealthBadgeView } from "@/components/health/HealthBadge";
+import { mediaStateOf, noPictureText } from "@/components/health/format";
+import { useLiveHealth } from "@/components/health/useStreamHealth";
+import type { StreamHealthSnapshot } from "@/lib/stream-health";
+import { staleNowReason, StreamStatusPill } from "./StreamStatus";
 import CardPreview from "@/components/preview/CardPreview";
 
 export const streamHref = (requestId: string) => `/streams/${encodeURIComponent(requestId)}`;
 
 /** The newest captured frame (it changes with every frame result the stream sends), or why there is none. */
-function Thumbnail({ stream, name }: { stream: StreamSummary; name: string }) {
+function Thumbnail({ stream, name, health }: { stream: StreamSummary; name: string; health: StreamHealthSnapshot | null }) {
   if (stream.lastFrameUrl === null) {
+    const state = stream.status === "running" ? mediaStateOf(health) : null;
+    const why = stream.kind === "audio" ? "audio only" : state !== null && state !== "live" && state !== "ended" ? noPictureText(health) : "no frame yet";
     return (
       <span data-testid="stream-thumb-empty" className="flex h-full items-center justify-center text-[10px] text-zinc-600">
-        {stream.kind === "audio" ? "audio only" : "no frame yet"}
+        {why}
       </span>
     );
   }
@@ -46,6 +52,9 @@ export default function StreamCard({ stream, preview = true }: { stream: StreamS
   const accent = stream.currentRisk && stream.currentRisk !== "PASS" ? riskStyles[stream.currentRisk].border : stream.worstRisk && stream.worstRisk !== "PASS" ? riskStyles[stream.worstRisk].border : "border-surface-line";
   const name = stream.title ?? stream.url;
   const running = stream.status === "running";
+  // the wall is subscribed to every stream's health: one snapshot for the state pill, NOW's freshness and the badge
+  const health = useLiveHealth(stream.requestId);
+  const stale = staleNowReason(running, health);
   return (
     <article
       data-testid="stream-card"
@@ -53,16 +62,22 @@ export default function StreamCard({ stream, preview = true }: { stream: StreamS
       data-status={stream.status}
       data-current={stream.currentRisk ?? ""}
       data-worst={stream.worstRisk ?? ""}
+      data-media={running ? (mediaStateOf(health) ?? "unknown") : "ended"}
       title={`${stream.url}\nstarted ${formatDateTime(stream.startedAt)}`}
       className={`flex min-w-0 flex-col overflow-hidden rounded-md border border-l-4 bg-surface-raised ${accent}`}
     >
       <div className="relative h-24 shrink-0 bg-black">
         <Link href={streamHref(stream.requestId)} aria-label={`Timeline of ${name}`} className="block h-full">
-          {preview && running && stream.kind === "video" ? <CardPreview requestId={stream.requestId} label={name} fallback={<Thumbnail stream={stream} name={name} />} /> : <Thumbnail stream={stream} name={name} />}
+          {preview && running && stream.kind === "video" ? <CardPreview requestId={stream.requestId} label={name} fallback={<Thumbnail stream={stream} name={name} health={health} />} /> : <Thumbnail stream={stream} name={name} health={health} />}
         </Link>
         <span className="absolute left-1 top-1 rounded bg-black/70 px-1 py-0.5">
-          <RiskSlot testId="current-risk" label="now" level={stream.currentRisk} size="sm" />
+          <RiskSlot testId="current-risk" label="now" level={stream.currentRisk} size="sm" stale={stale} />
         </span>
+        {running && health && mediaStateOf(health) !== "live" && (
+          <span className="absolute left-1/2 top-1/2 -translate-x-1/2 -translate-y-1/2">
+            <StreamStatusPill status={stream.status} health={health} />
+          </span>
+        )}
         <span className="absolute right-1 top-1 flex flex-col items-end gap-1">
           <KindChip kind={stream.kind} />
           <ApiKeyMarker item={stream} />
@@ -88,7 +103,7 @@ export default function StreamCard({ stream, preview = true }: { stream: StreamS
       <footer className="mt-auto flex items-center justify-between gap-2 px-2 pb-1.5 pt-1">
         <span className="flex min-w-0 items-center gap-2">
           <Link href={streamHref(stream.requestId)} className="text-[11px] text-sky-300 hover:underline">Timeline →</Link>
-          {running && <HealthBadge requestId={stream.requestId} />}
+          {running && health && <HealthBadgeView snapshot={health} />}
         </span>
         {running && stream.origin !== "api" && <CloseStreamButton requestId={stream.requestId} name={name} />}
       </footer>

@@ -33,7 +33,7 @@ function Wall({ canStart }: { canStart: boolean }) {
       {query.isError && <ErrorNote prefix="Refresh failed, showing what was loaded:" error={query.error} />}
       <section>
         <div className="mb-2 flex flex-wrap items-center gap-x-4 gap-y-1">
-          <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">Live now ({running.length})</h2>
+          <h2 className="text-xs font-semibold uppercase tracking-wider text-zinc-400">Running ({running.length})</h2>
           {running.length > 0 && <WallFilterBar filter={filter} onChange={setFilter} shown={shown.length} total={running.length} />}
           {running.length > 0 && (
             <label className="ml-auto flex items-center gap-1.5 text-xs text-zinc-400" title="Muted live previews on the cards (only cards on screen play); off: the latest captured frame">

@@ -11,27 +11,18 @@ export function KindChip({ kind }: { kind: StreamKind }) {
   );
 }
 
-export function StreamStatusPill({ status }: { status: StreamSummary["status"] }) {
-  return status === "running" ? (
-    <span data-testid="stream-status" data-status={status} className="inline-flex items-center gap-1.5 rounded bg-risk-pass/10 px-1.5 py-0.5 text-[11px] font-medium text-risk-pass">
-      <span aria-hidden className="h-1.5 w-1.5 animate-pulse rounded-full bg-risk-pass" />
-      live
-    </span>
-  ) : (
-    <span data-testid="stream-status" data-status={status} className="inline-flex rounded bg-zinc-700/30 px-1.5 py-0.5 text-[11px] font-medium text-zinc-400">
-      ended
-    </span>
-  );
-}
-
-/** A risk badge under a stable test id; "—" until the first result. */
-export function RiskSlot({ testId, level, label, size = "md" }: { testId: string; level: RiskLevel | null; label: string; size?: "sm" | "md" | "lg" }) {
+/**
+ * A risk badge under a stable test id; "—" until the first result. `stale` (why): the level is an old one (no
+ * media is coming), so it is faded and marked, never shown as a fresh result.
+ */
+export function RiskSlot({ testId, level, label, size = "md", stale }: { testId: string; level: RiskLevel | null; label: string; size?: "sm" | "md" | "lg"; stale?: string | null }) {
   return (
-    <span className="inline-flex items-center gap-1.5">
+    <span className="inline-flex items-center gap-1.5" title={stale ?? undefined}>
       <span className="text-[10px] uppercase tracking-wider text-zinc-500">{label}</span>
-      <span data-testid={testId} data-level={level ?? ""}>
+      <span data-testid={testId} data-level={level ?? ""} data-stale={stale ? "1" : "0"} className={stale && level ? "opacity-40" : undefined}>
         {level ? <RiskBadge level={level} size={size} /> : <span className="text-xs text-zinc-600">—</span>}
       </span>
+      {stale && level && <span data-testid={`${testId}-stale`} className="text-[10px] text-risk-review">stale</span>}
     </span>
   );
 }

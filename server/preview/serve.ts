@@ -31,6 +31,12 @@ async function readRing(place: PreviewPlace, requestId: string): Promise<Preview
   return body === null ? null : PreviewRing.parse(body);
 }
 
+/** Without a playlist: the recorder made its folder (a stream with a preview that got no media yet), or there is none. */
+async function noRingReason(place: PreviewPlace, requestId: string): Promise<string> {
+  const recording = await fsp.stat(previewDirOf(path.join(place.mediaRoot, requestId))).then((st) => st.isDirectory(), () => false);
+  return recording ? "no media from the source yet (it has not connected, or was lost before the first segment)" : "this stream has no preview (audio streams, or started with the preview off)";
+}
+
 /** What the player needs: a signed playlist link, the ring's span and the clips (each with a signed link). */
 export async function previewInfo(place: PreviewPlace, requestId: string): Promise<PreviewInfo | null> {
   if (!REQUEST_ID.test(requestId)) return null;
@@ -51,7 +57,7 @@ export async function previewInfo(place: PreviewPlace, requestId: string): Promi
     clipAfterSec: place.settings.clipAfterSec,
     utcOffsetMin: -new Date().getTimezoneOffset(),
     clips: clips.map((c) => ({ n: c.n, url: links.link(requestId, `clips/${c.n}.mp4`, { absolute: true }), frames: c.frames, startAt: c.startAt, endAt: c.endAt, durationSec: c.durationSec, partial: c.partial, ...(c.offsets ? { offsets: c.offsets } : {}) })),
-    ...(available ? {} : { reason: ring ? "no preview segment yet" : "this stream has no preview (audio streams, or started with the preview off)" }),
+    ...(available ? {} : { reason: ring ? "no preview segment yet" : await noRingReason(place, requestId) }),
   };
 }
 
