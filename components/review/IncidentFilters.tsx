@@ -2,16 +2,11 @@
 
 import { LABEL1_NAMES } from "@/lib/labels";
 import { INCIDENT_STATES, incidentQueryString, type IncidentQuery } from "@/lib/incidents";
+import type { Filters } from "./review-url";
 
 const selectCls = "rounded border border-surface-line bg-surface-sunken px-2 py-1 text-xs text-zinc-100 focus:border-sky-500 focus:outline-none";
 const SINCE: Array<[string, number]> = [["any time", 0], ["last hour", 3600], ["last 24 h", 86_400], ["last 7 days", 7 * 86_400]];
 const CATEGORIES = Object.entries(LABEL1_NAMES).filter(([slug]) => slug !== "normal");
-
-/** What the queue shows; `sinceSec` is kept relative and turned into `since` when the list is fetched. */
-export interface Filters {
-  query: IncidentQuery;
-  sinceSec: number;
-}
 
 function Select({ label, value, onChange, options }: { label: string; value: string; onChange: (v: string) => void; options: Array<[string, string]> }) {
   return (

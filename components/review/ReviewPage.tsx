@@ -7,8 +7,9 @@ import ErrorNote from "@/components/ui/ErrorNote";
 import Panel from "@/components/ui/Panel";
 import { DECISION_NAMES, INCIDENT_DECISIONS, type IncidentDecision, type IncidentQuery } from "@/lib/incidents";
 import IncidentDetail from "./IncidentDetail";
-import IncidentFilters, { type Filters } from "./IncidentFilters";
+import IncidentFilters from "./IncidentFilters";
 import IncidentList from "./IncidentList";
+import { reviewStateFromParams, reviewStateToSearch, sourceLink, type Filters } from "./review-url";
 import { useAssign, useDecide, useIncidentQuery, useIncidentsLive, useIncidentsQuery } from "./useIncidents";
 import { useTriageKeys } from "./useTriageKeys";
 
@@ -16,17 +17,19 @@ const sinceIso = (sec: number) => (sec > 0 ? new Date(Math.floor((Date.now() - s
 
 /**
  * The reviewers' queue: every open incident across streams and files, the current one large with its evidence,
- * keyboard triage (j/k, c/x/e, a, Enter), multi-select with bulk decisions, CSV of the filtered list.
+ * keyboard triage (j/k, c/x/e, a, Enter), multi-select with bulk decisions, CSV of the filtered list. Filters, sort
+ * and the current incident live in the query string (review-url.ts), so a reload or a shared link shows the same.
  */
-export default function ReviewPage({ initialId }: { initialId: string | null }) {
+export default function ReviewPage({ initialSearch }: { initialSearch: string }) {
   const router = useRouter();
   const canDecide = useCan("review:record");
-  const [filters, setFilters] = useState<Filters>({ query: { status: initialId ? "all" : "open", sort: "newest" }, sinceSec: 0 });
+  const [initial] = useState(() => reviewStateFromParams(new URLSearchParams(initialSearch)));
+  const [filters, setFilters] = useState<Filters>(initial.filters);
   const query: IncidentQuery = useMemo(() => ({ ...filters.query, since: sinceIso(filters.sinceSec) }), [filters]);
   useIncidentsLive();
   const list = useIncidentsQuery(query);
   const incidents = useMemo(() => list.data?.incidents ?? [], [list.data]);
-  const [currentId, setCurrentId] = useState<string | null>(initialId);
+  const [currentId, setCurrentId] = useState<string | null>(initial.id);
   const [lastIndex, setLastIndex] = useState(0);
   const [checked, setChecked] = useState<Set<string>>(new Set());
   const [note, setNote] = useState("");
@@ -43,6 +46,12 @@ export default function ReviewPage({ initialId }: { initialId: string | null }) 
     if (currentIndex >= 0 && currentIndex !== lastIndex) setLastIndex(currentIndex);
   }, [current, currentId, currentIndex, lastIndex]);
   const detail = useIncidentQuery(current?.id ?? null);
+  // replaceState: j/k and filter changes are not steps for the Back button; until the list is there, the linked id stays
+  const urlId = list.data ? (current?.id ?? null) : currentId;
+  useEffect(() => {
+    const search = reviewStateToSearch(filters, urlId);
+    if (search !== window.location.search) window.history.replaceState(null, "", `${window.location.pathname}${search}`);
+  }, [filters, urlId]);
 
   const select = (id: string) => {
     setCurrentId(id);
@@ -66,7 +75,7 @@ export default function ReviewPage({ initialId }: { initialId: string | null }) 
     x: () => decideCurrent("cleared"),
     e: () => decideCurrent("escalated"),
     a: () => assignMe(),
-    Enter: () => current && router.push(current.source.href),
+    Enter: () => current && router.push(sourceLink(current)),
   });
 
   const checkedIds = incidents.filter((i) => checked.has(i.id)).map((i) => i.id);
@@ -74,7 +83,7 @@ export default function ReviewPage({ initialId }: { initialId: string | null }) 
     decide.mutate({ ids: checkedIds, decision, note: bulkNote }, { onSuccess: () => (setChecked(new Set()), setBulkNote("")) });
 
   return (
-    <main className="mx-auto max-w-7xl space-y-3 px-4 py-4">
+    <div className="space-y-3">
       <div className="flex items-baseline gap-3">
         <h1 className="text-lg font-semibold text-zinc-100">Review queue</h1>
         <p className="text-xs text-zinc-500">
@@ -116,6 +125,6 @@ export default function ReviewPage({ initialId }: { initialId: string | null }) 
           </Panel>
         )}
       </div>
-    </main>
+    </div>
   );
 }

@@ -10,6 +10,8 @@ import { expect, request as playwrightRequest, test, type APIRequestContext, typ
 import { runFfmpeg } from "../../server/ingest/ffmpeg";
 import { mediaDir, startStaticServer } from "../support/media";
 import { readZip } from "../support/zip";
+import { formatMediaTime } from "../../components/ui/format";
+import { incidentTime } from "../../lib/incidents";
 import { SUPERVISOR_STATE } from "./credentials";
 
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT ?? 3100}`;
@@ -88,7 +90,7 @@ test.describe("the review queue", () => {
     await page.getByLabel("Username").fill(REVIEWER.username);
     await page.getByLabel("Password").fill(REVIEWER.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/review$/);
+    await expect(page).toHaveURL(/\/review(\?.*)?$/);
     await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-connected", "true");
     // only this file's incidents: newest first, in the order they happen in the file
     const source = page.getByLabel("Source id");
@@ -289,6 +291,78 @@ test.describe("the review queue", () => {
     expect((await ctx.get(`/api/incidents/${ids[0]}`)).status()).toBe(200);
     expect((await ctx.post(`/api/incidents/${ids[0]}/decision`, { headers: { "x-csrf-token": modCsrf }, data: { decision: "cleared" } })).status()).toBe(403);
     await ctx.dispose();
+    await api.dispose();
+  });
+
+  test("filters, sort and the current incident live in the URL: after j, a reload and a shared link show the same", async ({ page, browser }) => {
+    await signInAsReviewer(page);
+    await page.getByLabel("Status").selectOption("escalated");
+    await page.getByLabel("Sort").selectOption("worst");
+    const escalated = ids.filter((_, n) => (n < KEYBOARD ? n % 3 === 2 : true));
+    await expect(rows(page)).toHaveCount(escalated.length);
+    await blurAll(page);
+    const second = await rows(page).nth(1).getAttribute("data-id");
+    await page.keyboard.press("j");
+    await expect(currentRow(page)).toHaveAttribute("data-id", second!);
+    // replaced, not pushed: the URL names the incident now current
+    await expect.poll(() => new URL(page.url()).searchParams.get("id")).toBe(second);
+    const url = new URL(page.url());
+    expect([url.searchParams.get("status"), url.searchParams.get("sort"), url.searchParams.get("requestId")]).toEqual(["escalated", "worst", btId]);
+    // one main landmark on the page (the layout's), not one inside another
+    await expect(page.getByRole("main")).toHaveCount(1);
+
+    await page.reload();
+    await expect(page.getByLabel("Status")).toHaveValue("escalated");
+    await expect(page.getByLabel("Sort")).toHaveValue("worst");
+    await expect(page.getByLabel("Source id")).toHaveValue(btId);
+    await expect(rows(page)).toHaveCount(escalated.length);
+    await expect(currentRow(page)).toHaveAttribute("data-id", second!);
+    await expect(page.getByTestId("incident-detail")).toHaveAttribute("data-id", second!);
+
+    const other = await browser.newContext({ storageState: SUPERVISOR_STATE });
+    const shared = await other.newPage();
+    await shared.goto(page.url());
+    await expect(shared.getByLabel("Status")).toHaveValue("escalated");
+    await expect(shared.getByTestId("incident-detail")).toHaveAttribute("data-id", second!);
+    await other.close();
+  });
+
+  test("a frame confirmed in the file's lightbox decides the incident it is a hit of, with the same note and reviewer", async ({ page }) => {
+    // cleared by the keyboard test (x); its peak frame is then confirmed on its own
+    const target = ids[1];
+    const { api } = await supervisorApi();
+    type Stored = { status: string; timeBase: "offset"; peak: { t: number }; decisions: Array<{ decision: string; username: string; note: string | null; itemLabel?: string | null }> };
+    const before = ((await (await api.get(`/api/incidents/${target}`)).json()) as { incident: Stored }).incident;
+    expect(before.status).toBe("cleared");
+    await signInAsReviewer(page);
+    await page.goto(`/files/${btId}`);
+    const when = formatMediaTime(before.peak.t);
+    await page.getByRole("button", { name: `Open frame at ${when}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Frame at ${when}` });
+    await expect(dialog).toBeVisible();
+    const itemReview = dialog.getByTestId("item-review-panel");
+    await itemReview.getByLabel("review note").fill("QR to scam site");
+    await itemReview.getByRole("button", { name: "Confirm violation" }).click();
+    const effect = itemReview.getByTestId("item-review-incident");
+    await expect(effect).toHaveAttribute("data-decided", "true");
+    const frameAt = `frame at ${incidentTime(before, before.peak.t)}`;
+    await expect(effect).toContainText(`confirmed through its ${frameAt}`);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+
+    // the file's incidents (live) and its review list say what happened, in words
+    const item = page.locator(`[data-testid="file-incident"][data-id="${target}"]`);
+    await expect(item).toHaveAttribute("data-status", "confirmed");
+    await expect(item.getByTestId("incident-decision")).toContainText(`Confirmed violation on its ${frameAt} by ${REVIEWER.username}`);
+    await expect(item.getByTestId("incident-decision")).toContainText("QR to scam site");
+    await expect(page.getByTestId("review-panel").getByTestId("review-entry-item").first()).toHaveText(`on frame at ${when}`);
+
+    const after = ((await (await api.get(`/api/incidents/${target}`)).json()) as { incident: Stored }).incident;
+    expect(after.status).toBe("confirmed");
+    expect(after.decisions.map((d) => [d.decision, d.username, d.note, d.itemLabel ?? null])).toEqual([
+      ["cleared", REVIEWER.username, null, null],
+      ["confirmed", REVIEWER.username, "QR to scam site", frameAt],
+    ]);
     await api.dispose();
   });
 });
