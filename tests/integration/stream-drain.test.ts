@@ -102,22 +102,32 @@ describe("a stream's end keeps the evidence", () => {
     }
   });
 
-  test("Close: the audio since the last 10 s segment is checked and called back as a last, shorter segment, before the stream-end", async () => {
-    const src = await startRtmpSource({ name: "drain-audio", audio: "tone" });
+  /** An audio stream of `type` on a tone, closed `afterMs` after its audio flows (less than a segment); `check` reads the callbacks. */
+  async function closedEarly(name: string, type: string, afterMs: number, check: (id: string, received: Received[], capturedAtClose: number) => Promise<void>) {
+    const src = await startRtmpSource({ name, audio: "tone" });
     const rx = await startReceiver();
     try {
-      const ack = await svc.post("/audiostream/v4", { accessKey: TEST_KEY, appId: "default", eventId: "default", type: "POLITICS", callback: rx.url, btId: "room-tail", data: { tokenId: "tail", url: src.rtmpUrl, returnAllText: 1, returnFinishInfo: 1 } });
+      const ack = await svc.post("/audiostream/v4", { accessKey: TEST_KEY, appId: "default", eventId: "default", type, callback: rx.url, btId: `room-${name}`, data: { tokenId: name, url: src.rtmpUrl, returnAllText: 1, returnFinishInfo: 1 } });
       assert.equal(ack.code, 1100, JSON.stringify(ack));
       const id = ack.requestId as string;
-      // audio is flowing (the level of its first second is known); then 3 s more of the stream, less than a segment
+      // audio is flowing (the level of its first second is known); then afterMs more of the stream
       await waitFor(async () => health(svc, id).audio.levelDb !== null, 20_000);
       const flowing = Date.now();
-      await waitFor(async () => Date.now() - flowing >= 3000, 5000);
+      await waitFor(async () => Date.now() - flowing >= afterMs, afterMs + 2000);
       assert.equal(health(svc, id).segments.captured, 0, "no 10 s segment yet");
       await svc.post("/finish_audiostream/v4", { accessKey: TEST_KEY, requestId: id });
-      assert.equal(health(svc, id).segments.captured, 1, "the audio before the Close was captured as a segment by the time Close answered");
+      const capturedAtClose = health(svc, id).segments.captured;
       await rx.until((r) => r.some((x) => x.body.statCode === 1 && x.body.requestId === id), 30_000);
-      const task = rx.received.filter((x) => String(x.body.requestId).startsWith(id));
+      await check(id, rx.received.filter((x) => String(x.body.requestId).startsWith(id)), capturedAtClose);
+    } finally {
+      await rx.close();
+      await src.close();
+    }
+  }
+
+  test("Close: the audio since the last 10 s segment is checked and called back as a last, shorter segment, before the stream-end", () =>
+    closedEarly("drain-audio", "POLITICS", 3000, async (id, task, capturedAtClose) => {
+      assert.equal(capturedAtClose, 1, "the audio before the Close was captured as a segment by the time Close answered");
       assert.deepEqual(task.map((x) => x.body.requestId), [`${id}_1`, id], "the last segment, then the stream-end");
       const detail = (task[0].body as Json).audioDetail;
       assert.equal(detail.auxInfo.detectType, undefined, "checked, not called back unchecked");
@@ -125,31 +135,14 @@ describe("a stream's end keeps the evidence", () => {
       const wav = readWavPcm16(Buffer.from(await (await fetch(detail.audioUrl)).arrayBuffer()));
       const sec = wav.samples.length / wav.sampleRate;
       assert.ok(sec >= 3 && sec < 10, `the segment holds the audio up to the Close (${sec} s)`);
-    } finally {
-      await rx.close();
-      await src.close();
-    }
-  });
+    }));
 
-  test("an audio stream asking only for types without a detector here: its segment is called back as not checked (detectType 2), never a plain PASS", async () => {
-    const src = await startRtmpSource({ name: "drain-moan", audio: "tone" });
-    const rx = await startReceiver();
-    try {
-      const ack = await svc.post("/audiostream/v4", { accessKey: TEST_KEY, appId: "default", eventId: "default", type: "MOAN", callback: rx.url, btId: "room-moan", data: { tokenId: "moan", url: src.rtmpUrl, returnAllText: 1, returnFinishInfo: 1 } });
-      assert.equal(ack.code, 1100, JSON.stringify(ack));
-      const id = ack.requestId as string;
-      await waitFor(async () => health(svc, id).audio.levelDb !== null, 20_000);
-      const flowing = Date.now();
-      await waitFor(async () => Date.now() - flowing >= 2000, 5000);
-      await svc.post("/finish_audiostream/v4", { accessKey: TEST_KEY, requestId: id });
-      const seg = await rx.until((r) => r.some((x) => x.body.requestId === `${id}_1`), 30_000).then((r) => r.find((x) => x.body.requestId === `${id}_1`)!.body as Json);
+  test("an audio stream asking only for types without a detector here: its segment is called back as not checked (detectType 2), never a plain PASS", () =>
+    closedEarly("drain-moan", "MOAN", 2000, async (id, task) => {
+      const seg = task.find((x) => x.body.requestId === `${id}_1`)!.body as Json;
       assert.equal(seg.audioDetail.auxInfo.detectType, 2, JSON.stringify(seg.audioDetail.auxInfo));
       assert.deepEqual(seg.audioDetail.auxInfo.notAppliedTypes, ["MOAN"]);
-    } finally {
-      await rx.close();
-      await src.close();
-    }
-  });
+    }));
 
   test("natural end: the last frames of a finite source are detected before the stream-end", async () => {
     // an FLV file read over HTTP: captured in well under a second, so nearly every frame is still waiting when the pull ends
