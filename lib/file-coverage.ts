@@ -72,7 +72,10 @@ export function resultFactsOf(result: unknown): FileResultFacts {
 export function fileCoverage(requested: FileRequestedTypes | null, facts: FileResultFacts): FileCoverage {
   const notApplied = new Set(facts.notAppliedTypes);
   const gaps: CoverageGap[] = [];
-  if (notApplied.size > 0) gaps.push({ reason: "no-detector", types: [...notApplied] });
+  // the service lists the types a missing track kept from running too: those are said once, as that track's gap
+  const byTrack = new Set([...(requested && facts.hasAudio === false ? requested.audio : []), ...(requested && facts.hasFrames === false ? requested.image : [])]);
+  const noDetector = [...notApplied].filter((t) => !byTrack.has(t));
+  if (noDetector.length > 0) gaps.push({ reason: "no-detector", types: noDetector });
   if (!requested) return { state: gaps.length ? "partial" : "checked", gaps, hasAudio: facts.hasAudio, requestKnown: false };
 
   const channels = [

@@ -95,7 +95,7 @@ const EXTENSION_FIELDS: ReadonlyArray<[z.ZodType, Record<string, z.ZodType>]> = 
   [aliased(VideoStreamAudioAuxInfo), { notAppliedTypes: notAppliedTypes("Present only when some type was not applied."), detectType: segmentDetectType }],
   [aliased(AudioStreamAuxInfo), { notAppliedTypes: notAppliedTypes("Present only when some type was not applied."), detectType: segmentDetectType }],
   // video file result (callback and Query 1100)
-  [VideoFileAuxInfo, { notAppliedTypes: notAppliedTypes("Always present (empty when every requested type was applied).") }],
+  [VideoFileAuxInfo, { notAppliedTypes: notAppliedTypes("Always present (empty when every requested type was applied). Files also list the types they had no track for: audio types of a file without audio, image types of one without video.") }],
   [VideoFileAudioDetail, { vadCode: ext(z.literal([0, 1]), "voice activity (Silero VAD): 1 when the segment holds speech, 0 otherwise (a tone, noise or instrumental music).") }],
   // risk details inside frames and segments
   [ImgRiskDetail, { hashMatch: ext(HashMatch, "the prohibited-image hash-bank entry behind a `prohibited:jinjitupian:*` label.") }],

@@ -75,6 +75,16 @@ export async function runVideoFile(ctx: EngineContext, task: TaskRow, signal: Ab
   ctx.events.emit("file:stages", clock.finish());
 }
 
+/**
+ * Requested types the file cannot be checked for at all: audio types of a file without an audio track, image types
+ * of one without video (a type asked of both channels counts when neither is there). They go to notAppliedTypes,
+ * so a PASS never reads as clean for checks that could not run.
+ */
+export function untestable(info: Pick<MediaInfo, "hasVideo" | "hasAudio">, image: readonly string[], audio: readonly string[]): string[] {
+  const ran = new Set([...(info.hasVideo ? image : []), ...(info.hasAudio ? audio : [])]);
+  return [...new Set([...image, ...audio])].filter((t) => t !== "NONE" && !ran.has(t));
+}
+
 async function analyse(ctx: EngineContext, task: TaskRow, req: VideoFileRequest, dir: string, progress: TaskProgress, signal: AbortSignal, clock: StageClock) {
   const source = path.join(dir, "source");
   const limits = ctx.config.limits;
@@ -109,7 +119,7 @@ async function moderate(ctx: EngineContext, task: TaskRow, req: VideoFileRequest
   const wantAudio = info.hasAudio && (audioTypes.length > 0 || audioBusinessTypes.length > 0);
   emit(ctx, task, "processing", progress);
 
-  const notApplied = new Set<string>();
+  const notApplied = new Set<string>(untestable(info, [...imgTypes, ...imgBusinessTypes], [...audioTypes, ...audioBusinessTypes]));
   const verdicts: Promise<{ frame: CapturedFrame; verdict: FrameVerdict; similarity: number }>[] = [];
   let previous: Promise<Buffer> = Promise.resolve(Buffer.alloc(256));
   const tick = throttle(() => saveProgress(ctx, task, progress), 500);

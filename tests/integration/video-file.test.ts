@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { makeVideo, mediaDir, startStaticServer } from "../support/media";
-import { startTestService, TEST_KEY } from "../support/app";
+import { queryUntilDone, startTestService, TEST_KEY } from "../support/app";
 import { startReceiver, storeBackends, waitFor } from "../support/net";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -34,6 +34,16 @@ for (const backend of storeBackends()) {
   describe(`/video/v4 + /video/query/v4 on ${backend.name}`, async () => {
     const svc = await startTestService({ databaseUrl: backend.databaseUrl });
     after(() => svc.close());
+
+    test("audio types asked of a file without an audio track are listed in notAppliedTypes (its PASS is not a clean one)", async () => {
+      const silent = await makeVideo({ name: "no-audio-track", durationSec: 2, width: 320, height: 180, audio: "none" });
+      const ack = await svc.post("/video/v4", submit("no-audio-1", `${media.url}/${silent.split("/").pop()}`, { imgType: "QRCODE", audioType: "ADVERT" }));
+      assert.equal(ack.code, 1100, JSON.stringify(ack));
+      const r = await queryUntilDone(svc, "no-audio-1");
+      assert.equal(r.riskLevel, "PASS");
+      assert.deepEqual(r.auxInfo.notAppliedTypes, ["ADVERT"]);
+      assert.equal(r.auxInfo.billingAudioDuration, 0);
+    });
 
     test("QR code and ad text found; callback retried until 200 (3rd attempt); Query 1101 then 1100 with the same body", async () => {
       const rx = await startReceiver([500, 500]);

@@ -1,5 +1,6 @@
 // A file's verdict shows plain PASS only when every requested check ran (lib/file-coverage.ts).
 import assert from "node:assert/strict";
+import { untestable } from "../../server/task/file-pipeline";
 import { test } from "node:test";
 import { describeGaps, fileCoverage, resultFactsOf, summariseGaps, verdictDisplay } from "../../lib/file-coverage";
 import { requestedTypesOf } from "../../server/dashboard/file-coverage";
@@ -37,6 +38,16 @@ test("audio requested, the file has no audio track: partly checked, the gap name
   assert.equal(summariseGaps(c), "ADVERT (no audio track)");
   // the same file with audio NONE was fully checked: no audio track is no gap then
   assert.equal(fileCoverage({ image: ["QRCODE"], audio: [] }, facts).state, "checked");
+  // the service also lists ADVERT in notAppliedTypes (it could not run): said once, as the missing track
+  const listed = resultFactsOf(result({ billingAudioDuration: 0, notAppliedTypes: ["ADVERT"] }));
+  assert.deepEqual(fileCoverage({ image: ["QRCODE"], audio: ["ADVERT"] }, listed).gaps, [{ reason: "no-audio-track", types: ["ADVERT"] }]);
+});
+
+test("service: the types a file cannot be checked for (no audio track, no video), a type of both channels only when neither ran", () => {
+  assert.deepEqual(untestable({ hasVideo: true, hasAudio: false }, ["QRCODE", "POLITY"], ["ADVERT", "POLITY"]), ["ADVERT"]);
+  assert.deepEqual(untestable({ hasVideo: false, hasAudio: true }, ["QRCODE"], ["ADVERT"]), ["QRCODE"]);
+  assert.deepEqual(untestable({ hasVideo: true, hasAudio: true }, ["QRCODE"], ["ADVERT"]), []);
+  assert.deepEqual(untestable({ hasVideo: true, hasAudio: false }, ["QRCODE"], []), []);
 });
 
 test("every requested type ran: plain PASS", () => {
