@@ -17,8 +17,14 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body className="min-h-screen bg-surface font-sans text-sm text-zinc-200 antialiased">
         <Providers user={user}>
+          {/* the first Tab stop: past the header's links straight to the page */}
+          <a href="#content" className="sr-only rounded bg-sky-600 px-3 py-1.5 text-sm text-white focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50">
+            Skip to content
+          </a>
           <TopNav />
-          <main className="mx-auto max-w-7xl px-4 py-5">{children}</main>
+          <main id="content" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-5 focus:outline-none">
+            {children}
+          </main>
           <AlertCenter />
         </Providers>
       </body>

@@ -139,3 +139,49 @@ test("supervisors manage accounts and read the audit log; pages run under a stri
   await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-connected", "true");
   expect(violations).toEqual([]);
 });
+
+test("on a 390 px phone the header folds behind a Menu button and no main page scrolls sideways", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const nav = page.getByRole("navigation", { name: "Main" });
+  const menu = page.getByRole("button", { name: "Menu" });
+  for (const path of ["/streams", "/files", "/review", "/lists", "/policy", "/capabilities", "/status", "/users", "/audit"]) {
+    await page.goto(path);
+    // hydrated and connected (the indicator sits in the folded menu)
+    await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-connected", "true");
+    await expect(menu).toBeVisible();
+    await expect(nav).toBeHidden();
+    // what sticks out, named in the failure (an element past the edge whose parent is not)
+    const wider = () =>
+      page.evaluate(() => {
+        const clipped = (e: Element) => {
+          for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return true;
+          return false;
+        };
+        const out = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > 391 && (e.parentElement?.getBoundingClientRect().right ?? 0) <= 391 && !clipped(e));
+        return [document.documentElement.scrollWidth, ...out.slice(0, 3).map((e) => `${e.tagName.toLowerCase()}.${e.className}`.slice(0, 80))];
+      });
+    await expect.poll(wider, { message: `${path} is no wider than the phone` }).toEqual([390]);
+  }
+  await menu.click();
+  await expect(page.getByRole("button", { name: "Close menu" })).toHaveAttribute("aria-expanded", "true");
+  for (const link of await nav.getByRole("link").all()) {
+    const box = (await link.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  await expect(page.getByTestId("user-menu")).toBeVisible();
+  await nav.getByRole("link", { name: "Review" }).click();
+  await expect(page).toHaveURL(/\/review/);
+  await expect(nav).toBeHidden();
+});
+
+test("Skip to content is the first Tab stop and takes the keyboard past the header", async ({ page }) => {
+  await page.goto("/streams");
+  await expect(page.getByTestId("new-stream")).toBeVisible();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Tab");
+  // the next stop is the page's own first control, inside the one main landmark
+  expect(await page.evaluate(() => Boolean(document.activeElement?.closest("main#content")))).toBe(true);
+  await expect(page.getByRole("main")).toHaveCount(1);
+});

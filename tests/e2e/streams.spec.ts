@@ -154,6 +154,16 @@ test("start a live stream, watch frames and audio arrive on its timeline, close 
   await page.keyboard.press("Escape");
   await expect(lightbox).toBeHidden();
 
+  // Enter in the review queue opens this stream at the incident's evidence frame (?at=), enlarged: a named dialog.
+  await page.goto(`/review?requestId=${requestId}&status=all`);
+  await expect(page.locator('[data-testid="incident-row"][aria-selected="true"]')).toBeVisible({ timeout: 30_000 });
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/streams/${requestId}\\?at=\\d+(\\.\\d+)?$`));
+  await expect(page.getByRole("dialog", { name: /^Frame at \d\d:\d\d\.\d$/ })).toBeVisible({ timeout: 30_000 });
+  await page.keyboard.press("Escape");
+  await expect(lightbox).toBeHidden();
+  await page.goto(`/streams/${requestId}`);
+
   // A reload rebuilds the same timeline from history, without duplicates.
   await page.reload();
   await expect(frames.first()).toBeVisible({ timeout: 30_000 });
