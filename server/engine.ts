@@ -1,5 +1,4 @@
 import { EventEmitter } from "node:events";
-import fs from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "./config";
 import { Dispatcher } from "./callback/dispatcher";
@@ -21,7 +20,7 @@ import { redactSecrets } from "./service/redact";
 import { missingPackages } from "./setup/debian-packages";
 import { StreamLeases } from "./scale/stream-leases";
 import type { Engine } from "./engine-api";
-import { ownDataDir } from "./setup/data-dir";
+import { ownDataDir, privateDir } from "./setup/data-dir";
 
 export type { Engine };
 
@@ -38,7 +37,7 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
   const log = (m: string) => sink(redactSecrets(m));
   await ownDataDir(config.dataDir, log);
   const mediaRoot = path.join(config.dataDir, "media");
-  await fs.mkdir(mediaRoot, { recursive: true });
+  await privateDir(mediaRoot);
   const store = opts.store ?? (await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
   const { keys, generated } = await resolveAccessKeys(config.accessKeys, config.dataDir);
   const media = new MediaUrls(await dataDirSecret(config.dataDir, "media-url"), mediaRoot);

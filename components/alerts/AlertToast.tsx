@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useCan } from "@/components/auth/UserContext";
 import { useCloseStreamMutation } from "@/components/hooks/queries/useStreamMutations";
 import { useStreamsQuery } from "@/components/hooks/queries/useStreamsQuery";
+import { useStreamsLive } from "@/components/hooks/useStreamsLive";
 import { useDecide } from "@/components/review/useIncidents";
 import ErrorNote from "@/components/ui/ErrorNote";
 import RiskBadge from "@/components/ui/RiskBadge";
@@ -19,7 +20,7 @@ function CloseAction({ incident }: { incident: Incident }) {
   const [asking, setAsking] = useState(false);
   const close = useCloseStreamMutation(incident.source.requestId);
   // the stream's own state (kept live by stream:summary events): closed elsewhere, or ended by itself, no Close is offered
-  const streams = useStreamsQuery();
+  const streams = useStreamsQuery(useStreamsLive());
   const ended = streams.data?.streams.find((s) => s.requestId === incident.source.requestId)?.status === "ended";
   if (close.isSuccess) return <span data-testid="alert-stream-closed" className="text-[11px] text-zinc-400">stream closed</span>;
   if (ended) return <span data-testid="alert-stream-closed" className="text-[11px] text-zinc-400">stream ended</span>;

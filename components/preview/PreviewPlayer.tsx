@@ -57,10 +57,17 @@ export default function PreviewPlayer({ requestId, running, events, handle }: { 
     const t = mediaTimeOf(frags, atMs);
     if (!el || t === null) {
       const clock = new Date(atMs).toLocaleTimeString(undefined, { hour12: false });
+      pending.current = null;
       if (!(info.data?.live ?? running) && span !== null && atMs >= span.endMs) setNote(`${clock} is after the end of the preview recording`);
       else if (span === null || atMs >= span.endMs) {
         pending.current = { atMs, until: Date.now() + PENDING_SEEK_MS };
         setNote(`${clock} is not loaded in the preview yet: it jumps there as soon as it is`);
+        // a playlist that stops growing would never run the effect below: the wait ends on its own too
+        setTimeout(() => {
+          if (pending.current?.atMs !== atMs) return;
+          pending.current = null;
+          setNote(`${clock} never reached the preview (its recording may have stopped)`);
+        }, PENDING_SEEK_MS + 500);
       } else setNote(`${clock} is older than the preview keeps (the last ${info.data?.retentionMin ?? "?"} min)`);
       return false;
     }

@@ -5,6 +5,7 @@ import type { StreamKind } from "@/lib/dashboard-api";
 import { useCapabilitiesQuery } from "@/components/hooks/queries/useCapabilitiesQuery";
 import { DUPLICATE_STREAM, StreamStartError, useStartStreamMutation } from "@/components/hooks/queries/useStreamMutations";
 import { useCheckedSubmit } from "@/components/hooks/useCheckedSubmit";
+import { typeSupport } from "@/components/capabilities/match";
 import TypeChecklist from "@/components/shared/TypeChecklist";
 import { toggleIn, useSupportedChoice } from "@/components/shared/type-choice";
 import ErrorNote from "@/components/ui/ErrorNote";
@@ -58,7 +59,10 @@ export default function StreamStartForm({ state, set }: { state: StreamFormState
   // Every supported image type is ticked until the moderator touches the choice.
   const img = useSupportedChoice(caps, "img", FORM_IMG_TYPES);
   const video = state.kind === "video";
-  const { formError, onSubmit } = useCheckedSubmit(start, () => buildStreamInput(state, img.usable()), () => set({ url: "", title: "" }));
+  // audio types without a detector here are drawn unticked (TypeChecklist): never sent either
+  const supportedAudio = (group: "audio" | "audiostream", types: string[]) => types.filter((t) => typeSupport(caps, group, t).supported !== false);
+  const submitted = () => ({ ...state, videoAudioTypes: supportedAudio("audio", state.videoAudioTypes), audioStreamTypes: supportedAudio("audiostream", state.audioStreamTypes) });
+  const { formError, onSubmit } = useCheckedSubmit(start, () => buildStreamInput(submitted(), img.usable()), () => set({ url: "", title: "" }));
 
   return (
     <form data-testid="stream-form" data-kind={state.kind} data-capabilities={capsQuery.status} onSubmit={onSubmit} noValidate className="space-y-3 p-3">

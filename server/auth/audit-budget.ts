@@ -10,18 +10,23 @@ export class AuditBudget {
 
   constructor(private readonly o: { windowMs: number; perAddress: number; overall: number; now?: () => number }) {}
 
-  /** "write", "last" (write it, saying that more from here are not written this window) or "drop". */
-  take(ip: string): "write" | "last" | "drop" {
+  /**
+   * "write", "last" (write it, saying that more from this address — or, at the overall limit, from anyone — are not
+   * written this window), "last-overall" or "drop". The map holds at most `overall` addresses: past the overall
+   * limit nothing is added.
+   */
+  take(ip: string): "write" | "last" | "last-overall" | "drop" {
     const now = this.o.now?.() ?? Date.now();
     if (now - this.all.since >= this.o.windowMs) {
       this.all = { since: now, n: 0 };
       this.perIp.clear();
     }
+    if (this.all.n >= this.o.overall) return "drop";
     let mine = this.perIp.get(ip);
     if (!mine) this.perIp.set(ip, (mine = { since: now, n: 0 }));
-    if (mine.n >= this.o.perAddress || this.all.n >= this.o.overall) return "drop";
+    if (mine.n >= this.o.perAddress) return "drop";
     mine.n++;
     this.all.n++;
-    return mine.n === this.o.perAddress || this.all.n === this.o.overall ? "last" : "write";
+    return this.all.n === this.o.overall ? "last-overall" : mine.n === this.o.perAddress ? "last" : "write";
   }
 }

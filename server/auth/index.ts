@@ -58,6 +58,7 @@ export interface AuditEntry {
 /** Refusals anyone can cause, written within AuditBudget's limits: requests without a session, throttled sign-ins. */
 const STRANGER_OUTCOMES = new Set(["unauthenticated", "throttled"]);
 const STRANGER_WINDOW_MIN = 10;
+const STRANGER_OVERALL = 500;
 const MAX_TARGET = 512;
 
 const USERNAME = /^[a-z0-9][a-z0-9._-]{1,31}$/;
@@ -89,7 +90,7 @@ export async function createAuth(o: AuthOptions) {
   const throttle = new SignInThrottle({ windowMs: 15 * 60_000, perAccount: 5, perAddress: 30 });
   // a session's guesses at its account's current password (a stolen session must not brute-force the real
   // one, nor load the CPU with argon2): the sign-in's limit, per account whatever the address
-  const strangers = new AuditBudget({ windowMs: STRANGER_WINDOW_MIN * 60_000, perAddress: 20, overall: 500 });
+  const strangers = new AuditBudget({ windowMs: STRANGER_WINDOW_MIN * 60_000, perAddress: 20, overall: STRANGER_OVERALL });
   const passwordThrottle = new SignInThrottle({ windowMs: 15 * 60_000, perAccount: 5, perAddress: 5 });
 
   async function userByName(username: string): Promise<UserRow | undefined> {
@@ -236,6 +237,7 @@ export async function createAuth(o: AuthOptions) {
         const take = strangers.take(e.ip);
         if (take === "drop") return;
         if (take === "last") detail = { ...detail, note: `more refusals from ${e.ip} in the next ${STRANGER_WINDOW_MIN} min are not written one by one` };
+        if (take === "last-overall") detail = { ...detail, note: `refusals without a session reached ${STRANGER_OVERALL} in ${STRANGER_WINDOW_MIN} min: more from any address are not written one by one until then` };
       }
       // a stranger chooses the target (path and query): bounded
       const target = e.target && e.target.length > MAX_TARGET ? `${e.target.slice(0, MAX_TARGET)}…` : (e.target ?? null);

@@ -105,6 +105,14 @@ async function writeBatch(db: Db, items: readonly AcceptedCallback[]): Promise<S
 
 type StreamSet = PgUpdateSetSource<typeof dashboardStreams>;
 
+/** A stream-end saying nothing was checked when no checked result reached us: none pulled, or all were to be sent. */
+function nothingChecked(end: Record<string, unknown>): boolean {
+  if (end.pullStreamSuccess === false) return true;
+  const detail = end.detail as { requestParams?: Record<string, unknown> } | undefined;
+  const params = (detail?.requestParams ?? end.requestParams) as Record<string, unknown> | undefined;
+  return end.contentType === 1 ? params?.returnAllImg === 1 : params?.returnAllText === 1;
+}
+
 /** The stream row after `saved` (in order): counts as increments, so writers elsewhere (other nodes) add up. */
 export function streamUpdate(stream: StreamRow, saved: readonly AcceptedCallback[]): StreamSet | null {
   if (saved.length === 0) return null;
@@ -122,8 +130,10 @@ export function streamUpdate(stream: StreamRow, saved: readonly AcceptedCallback
       s.endErrorCode = aux.errorCode ?? s.endErrorCode;
       s.endReason = aux.errorCode ? "pull failed" : (s.endReason ?? "ended");
       // the stream-end's verdict is the worst over what was checked: a PASS never stands for a stream of which
-      // nothing checked reached us (no frame pulled, every frame unchecked): its worst stays "no results"
-      if (typeof c.body.riskLevel === "string" && (s.worstRisk || c.body.riskLevel !== "PASS")) s.worstRisk = s.worstRisk ? worstRiskLevel(s.worstRisk as RiskLevel, c.body.riskLevel as RiskLevel) : c.body.riskLevel;
+      // nothing was checked (no frame pulled; or every result was to be called back and none checked came), its
+      // worst stays "no results"; with returnAllImg / returnAllText off, checked PASS results are never sent, so
+      // the stream-end's PASS is the only word on them and stands
+      if (typeof c.body.riskLevel === "string" && (s.worstRisk || c.body.riskLevel !== "PASS" || !nothingChecked(c.body))) s.worstRisk = s.worstRisk ? worstRiskLevel(s.worstRisk as RiskLevel, c.body.riskLevel as RiskLevel) : c.body.riskLevel;
       continue;
     }
     if (!detail?.riskLevel) continue;

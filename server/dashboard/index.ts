@@ -46,7 +46,7 @@ export type Dashboard = ReturnType<typeof createDashboard>;
 export function createDashboard(o: DashboardOptions) {
   const client: ModerationClient = createModerationClient({ baseUrl: o.serviceBaseUrl, accessKey: o.accessKey, fetch: o.fetch });
   const db = o.store.db;
-  const streams = createStreamsDashboard({ db, client, serviceBaseUrl: o.serviceBaseUrl, receiverOrigin: o.receiverOrigin, publishEvent: o.publishStreamEvent, publishSummary: o.publishStreamSummary, signingSecret: o.signingSecret });
+  const streams = createStreamsDashboard({ db, client, serviceBaseUrl: o.serviceBaseUrl, receiverOrigin: o.receiverOrigin, publishEvent: o.publishStreamEvent, publishSummary: o.publishStreamSummary, signingSecret: o.signingSecret, embedded: o.embedded });
   const api = o.apiKeyNames ? createApiTasks({ streams: { db, publishEvent: o.publishStreamEvent, publishSummary: o.publishStreamSummary }, serviceBaseUrl: o.serviceBaseUrl, keyNames: o.apiKeyNames, log: o.log ?? (() => undefined) }) : null;
 
   return {

@@ -46,4 +46,6 @@ export interface StreamsDeps {
   publishSummary: (s: StreamSummary) => void;
   /** Secret the service signs callbacks with (receivers then refuse unsigned ones); null = URL token only. */
   signingSecret?: string | null;
+  /** the service runs in this process: its local time (imgTime) is this process's */
+  embedded?: boolean;
 }

@@ -51,7 +51,10 @@ export function createStreamsDashboard(d: StreamsDeps) {
       const events = (await d.db.select().from(receivedCallbacks).where(where).orderBy(desc(receivedCallbacks.id)).limit(limit)).reverse();
       const oldest = events[0]?.id;
       const hasOlder = opts.after === undefined && oldest !== undefined && (await d.db.select({ id: receivedCallbacks.id }).from(receivedCallbacks).where(and(mine, lt(receivedCallbacks.id, oldest))).limit(1)).length > 0;
-      return { stream: (await summariesOf(d.db, [row]))[0], hasOlder, utcOffsetMin: -new Date().getTimezoneOffset(), events: events.map((e) => ({ id: e.id, requestId, kind: e.kind as StreamEvent["kind"], receivedAt: e.receivedAt.toISOString(), body: e.body })) };
+      // the embedded service stamps imgTime in this process's local time, at the offset of the stream's start (a
+      // remote service's zone is unknown here: the timeline then places results by when they were received)
+      const utcOffsetMin = d.embedded ? -row.startedAt.getTimezoneOffset() : undefined;
+      return { stream: (await summariesOf(d.db, [row]))[0], hasOlder, utcOffsetMin, events: events.map((e) => ({ id: e.id, requestId, kind: e.kind as StreamEvent["kind"], receivedAt: e.receivedAt.toISOString(), body: e.body })) };
     },
 
     async close(requestId: string): Promise<{ ok: true } | { ok: false; error: string; code?: number }> {

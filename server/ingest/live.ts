@@ -90,7 +90,8 @@ export function startLivePull(o: LivePullOptions): LivePull {
     stats: () => ({ ...counters }),
     meter: () => meter.reading(),
     async stop(opts) {
-      if (!state.stopped) state.keepCaptured = opts?.keepCaptured === true;
+      // a plain stop (shutdown, a lost lease) during a Close's still drops: this process no longer owns the stream
+      state.keepCaptured = !state.stopped ? opts?.keepCaptured === true : state.keepCaptured && opts?.keepCaptured === true;
       state.stopped = true;
       if (state.current) await quickStop(state.current, "aborted");
       await done.catch(() => undefined);

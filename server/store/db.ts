@@ -1,8 +1,8 @@
-import fs from "node:fs/promises";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 import { MIGRATIONS } from "./migrations";
+import { privateDir } from "../setup/data-dir";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -40,7 +40,7 @@ async function openPglite(dataDir: string): Promise<Store> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const dir = path.join(dataDir, "pglite");
-  await fs.mkdir(dir, { recursive: true });
+  await privateDir(dir);
   const client = await PGlite.create(dir);
   await migrate(
     (s) => client.exec(s),

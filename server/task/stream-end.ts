@@ -95,7 +95,7 @@ export interface EndInput extends StreamEndInput {
 
 /** Resolves once the task row is marked ended (not when its lease went elsewhere meanwhile: its holder ends it). */
 export async function endStream(e: EndInput): Promise<void> {
-  await e.pulls.stop(); // ended by itself: already stopped
+  await e.pulls.stop(true); // ended by itself: already stopped; after a Close: its stop, still keeping what it captured
   await e.drain.run(Date.now() + e.ctx.config.streamDrainTimeoutSec * 1000, true);
   // scaled mode: a stream whose lease went elsewhere mid-end is ended by its holder, with the stream-end (the
   // fenced save tells, right before it would be sent)

@@ -87,10 +87,10 @@ describe("group commit of live callbacks", () => {
     assert.ok(b5.endedAt);
   });
 
-  test("a stream-end's PASS over nothing checked (no frame pulled, or every frame unchecked) leaves the worst at no results; one over checked frames stands", async () => {
-    const end = (requestId: string, riskLevel: Level, pullStreamSuccess: boolean) => ({ code: 1100, message: "Success", requestId, contentType: 1, statCode: 1, riskLevel, pullStreamSuccess, auxInfo: { streamTime: 0, ...(pullStreamSuccess ? {} : { errorCode: 3003 }) } });
+  test("a stream-end's PASS over nothing checked (no frame pulled, or every frame sent and unchecked) leaves the worst at no results; one over checked frames, or with PASS frames not sent, stands", async () => {
+    const end = (requestId: string, riskLevel: Level, pullStreamSuccess: boolean, returnAllImg = 1) => ({ code: 1100, message: "Success", requestId, contentType: 1, statCode: 1, riskLevel, pullStreamSuccess, auxInfo: { streamTime: 0, ...(pullStreamSuccess ? {} : { errorCode: 3003 }) }, detail: { requestParams: { returnAllImg } } });
     const worstOf = async (id: string) => (await store.db.select().from(dashboardStreams).where(eq(dashboardStreams.requestId, id)))[0].worstRisk;
-    for (const id of ["d1", "d2", "d3", "d4"]) await addStream(id);
+    for (const id of ["d1", "d2", "d3", "d4", "d5"]) await addStream(id);
     assert.equal((await send("d1", end("d1", "PASS", false), "d1-end")).status, 200);
     assert.equal(await worstOf("d1"), null, "never pulled: not a PASS");
     await send("d2", frameBody("d2", 1, "PASS", 2), "d2-1");
@@ -101,5 +101,7 @@ describe("group commit of live callbacks", () => {
     assert.equal(await worstOf("d3"), "PASS", "a checked frame: PASS stands");
     await send("d4", end("d4", "REVIEW", true), "d4-end");
     assert.equal(await worstOf("d4"), "REVIEW", "a flagged verdict is never dropped");
+    await send("d5", end("d5", "PASS", true, 0), "d5-end");
+    assert.equal(await worstOf("d5"), "PASS", "returnAllImg 0: checked PASS frames were never sent, the stream-end's PASS is their word");
   });
 });

@@ -34,9 +34,10 @@ export default function EndMarker({ ends, stream, worst }: { ends: EndView[]; st
   if (ends.length === 0 && stream.status !== "ended") return null;
   const code = ends.find((e) => e.errorCode !== undefined)?.errorCode ?? stream.endErrorCode ?? undefined;
   const failed = code !== undefined;
-  // a PASS verdict over nothing checked (no frame pulled, every frame unchecked) is no verdict: said as such
+  // a PASS verdict over nothing checked is no verdict: the server's worst (over every result, not only the loaded
+  // ones) stays empty then (server/dashboard/callback-batch.ts)
   const said = worstOf(ends.map((e) => e.level ?? null));
-  const overall = said === "PASS" && worst.frames === null && worst.audio === null ? null : said;
+  const overall = said === "PASS" && stream.worstRisk === null ? null : said;
   return (
     <div
       data-testid="end-marker"
