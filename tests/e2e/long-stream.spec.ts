@@ -91,7 +91,8 @@ test("a click on the risk strip brings the REJECT frame of that moment into view
   const duration = Number(await strip.getAttribute("data-duration"));
   const width = duration / 240;
   // a REJECT frame with no REJECT segment near it (so its slice's worst moment is that frame), deep in the past
-  const t = seeded.rejectFrames.find((ft) => ft > duration / 3 && !seeded.rejectSegments.some((st) => Math.abs(st - ft) < 2 * width))! + 0.5;
+  // the timeline places a frame at its capture time (imgTime), not when its callback arrived (0.5 s later here)
+  const t = seeded.rejectFrames.find((ft) => ft > duration / 3 && !seeded.rejectSegments.some((st) => Math.abs(st - ft) < 2 * width))!;
   const froms = (await strip.getByTestId("risk-bucket").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-from"))))).filter((f) => f <= t);
   const bucket = strip.locator(`[data-testid=risk-bucket][data-from="${Math.max(...froms)}"]`);
   await expect(bucket).toHaveAttribute("data-level", "REJECT");

@@ -27,8 +27,8 @@ export interface SeededStream {
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
-/** The vendor's "YYYY-MM-DD HH:mm:ss" stamps, in UTC here. */
-const stamp = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+/** The vendor's "YYYY-MM-DD HH:mm:ss" stamps in the service's own way: its local time without a zone (stream-callbacks.ts wallTime). */
+const stamp = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 
 const PASS = { riskLevel: "PASS", riskLabel1: "normal", riskLabel2: "", riskLabel3: "", riskDescription: "正常" };
 const AD_QR = { riskLevel: "REJECT", riskLabel1: "ad", riskLabel2: "qrcode", riskLabel3: "", riskDescription: "广告:二维码" };
