@@ -29,7 +29,7 @@ export default function IncidentDetail(p: {
   return (
     <Panel title={`${i.labelName} · ${i.source.kind} incident`} actions={<RiskBadge level={i.riskLevel} />}>
       <div className="space-y-3 p-3" data-testid="incident-detail" data-id={i.id} data-status={i.status}>
-        <div className="grid gap-3 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div className="grid grid-cols-1 gap-3 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
           <div className="space-y-1">
             {i.media === "frame" && peak.mediaUrl ? (
               <img data-testid="incident-peak-image" src={peak.mediaUrl} alt={`peak frame of incident ${i.id}`} className="w-full rounded border border-surface-line bg-black object-contain" />

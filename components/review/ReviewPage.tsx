@@ -92,7 +92,7 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
       </div>
       <IncidentFilters filters={filters} setFilters={(f) => (setFilters(f), setChecked(new Set()))} csvQuery={query} />
       {list.error ? <ErrorNote error={list.error} /> : null}
-      <div className="grid gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+      <div className="grid grid-cols-1 gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <Panel
           title={<span data-testid="incident-count">{list.isPending ? "Loading…" : `${incidents.length} incident${incidents.length === 1 ? "" : "s"}`}</span>}
           actions={

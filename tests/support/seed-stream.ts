@@ -28,7 +28,7 @@ export interface SeededStream {
 
 const pad = (n: number) => String(n).padStart(2, "0");
 /** The vendor's "YYYY-MM-DD HH:mm:ss" stamps in the service's own way: its local time without a zone (stream-callbacks.ts wallTime). */
-const stamp = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+const stamp = (d: Date, millis = false) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}${millis ? `.${String(d.getMilliseconds()).padStart(3, "0")}` : ""}`;
 
 const PASS = { riskLevel: "PASS", riskLabel1: "normal", riskLabel2: "", riskLabel3: "", riskDescription: "正常" };
 const AD_QR = { riskLevel: "REJECT", riskLabel1: "ad", riskLabel2: "qrcode", riskLabel3: "", riskDescription: "广告:二维码" };
@@ -53,7 +53,7 @@ export async function seedLongStream(dataDir: string, plan: SeedPlan): Promise<S
   const rows: Array<typeof receivedCallbacks.$inferInsert> = [];
   for (const [n, f] of frames.entries()) {
     const core = f.kind === "reject" ? AD_QR : f.kind === "review" ? SEXY : PASS;
-    const auxInfo = { imgTime: stamp(at(f.t)), detectType: f.kind === "unchecked" ? 2 : 1 };
+    const auxInfo = { imgTime: stamp(at(f.t), true), detectType: f.kind === "unchecked" ? 2 : 1 };
     rows.push({ deliveryId: `seed-f${n}`, kind: "frame", requestId, receivedAt: at(f.t + 0.5), body: { code: 1100, message: "Success", requestId: `${requestId}_${n + 1}`, contentType: 1, frameDetail: { ...core, imgUrl: "", auxInfo } } });
   }
   for (const [n, s] of segments.entries()) {
