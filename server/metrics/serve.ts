@@ -1,7 +1,7 @@
-import crypto from "node:crypto";
 import type http from "node:http";
 import net from "node:net";
 import { metrics } from "./index";
+import { sameSecret } from "../net/constant-time";
 import { peerIn } from "../net/peer-allow";
 
 export interface MetricsAccess {
@@ -12,10 +12,7 @@ export interface MetricsAccess {
 }
 
 function tokenOk(header: string | undefined, token: string | null): boolean {
-  if (!token || !header?.startsWith("Bearer ")) return false;
-  const a = crypto.createHash("sha256").update(header.slice(7)).digest();
-  const b = crypto.createHash("sha256").update(token).digest();
-  return crypto.timingSafeEqual(a, b);
+  return token !== null && header?.startsWith("Bearer ") === true && sameSecret(header.slice(7), token);
 }
 
 /** GET /metrics (Prometheus text format) to an allowed network or the bearer token; 403 otherwise. True when it answered. */

@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { StreamHealthSnapshot } from "../../lib/stream-health";
-import { startTestService, TEST_KEY } from "../support/app";
+import { startTestService } from "../support/app";
+import { startHealthStream } from "../support/health-stream";
 import { startRtmpSource, type RtmpSource } from "../support/live-sources";
 import { startReceiver, waitFor } from "../support/net";
 
@@ -21,16 +22,7 @@ after(async () => {
 });
 
 test("publisher killed, never back: no recovery, retries keep counting, the reason is not a repeat note", async () => {
-  const ack = await svc.post("/videostream/v4", {
-    accessKey: TEST_KEY,
-    appId: "default",
-    eventId: "VIDEOSTREAM",
-    imgType: "QRCODE",
-    audioType: "ANTHEN",
-    imgCallback: rx.url,
-    audioCallback: rx.url,
-    data: { streamType: "NORMAL", url: src.rtmpUrl, tokenId: "u1", detectFrequency: 1, returnFinishInfo: 1 },
-  });
+  const ack = await startHealthStream(svc, src.rtmpUrl, rx.url);
   assert.equal(ack.code, 1100, JSON.stringify(ack));
   const id = ack.requestId as string;
   const health = () => svc.engine!.streams.health(id) as StreamHealthSnapshot;

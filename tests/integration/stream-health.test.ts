@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { HealthEventKind, StreamHealthSnapshot, StreamHealthUpdate } from "../../lib/stream-health";
 import { startTestService, TEST_KEY } from "../support/app";
+import { startHealthStream } from "../support/health-stream";
 import { startRtmpSource, type RtmpSource } from "../support/live-sources";
 import { startReceiver, waitFor } from "../support/net";
 
@@ -26,17 +27,7 @@ after(async () => {
 test("health: connected → flagged, source lost, retrying k of n → recovered → ended; stored in order, published live", async () => {
   const updates: StreamHealthUpdate[] = [];
   const unsubscribe = svc.engine!.streams.onHealth((u) => updates.push(u));
-  const ack = await svc.post("/videostream/v4", {
-    accessKey: TEST_KEY,
-    appId: "default",
-    eventId: "VIDEOSTREAM",
-    imgType: "QRCODE",
-    // an audio type with a cheap engine (fingerprints): the pull then carries the audio the level is read from
-    audioType: "ANTHEN",
-    imgCallback: rx.url,
-    audioCallback: rx.url,
-    data: { streamType: "NORMAL", url: src.rtmpUrl, tokenId: "u1", detectFrequency: 1, returnFinishInfo: 1 },
-  });
+  const ack = await startHealthStream(svc, src.rtmpUrl, rx.url);
   assert.equal(ack.code, 1100, JSON.stringify(ack));
   const id = ack.requestId as string;
   const health = () => svc.engine!.streams.health(id) as StreamHealthSnapshot;
