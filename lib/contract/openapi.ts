@@ -3,7 +3,7 @@
 // The zod schemas describe the vendor contract and are what requests and received callbacks are parsed with;
 // this file only documents. What our server sends beyond the vendor contract (notAppliedTypes, imgText on
 // stream frames, vadCode on file audio, hash-bank / gallery / known-audio matches, …) is added to the
-// generated JSON Schema here, each field marked `x-extension: true`, so the document describes every field
+// generated JSON Schema here, each field described as an extension (and named in `x-extension-fields`), so the document describes every field
 // the server may send without changing what the contract schemas accept. Cross-field rules the zod
 // refinements enforce (which JSON Schema cannot see) are added as JSON Schema keywords where they can be
 // stated exactly, and as text otherwise.
@@ -50,8 +50,12 @@ export const WEBHOOKS: Readonly<Record<string, { summary: string; schema: z.ZodT
 // ---------- extensions: fields our server sends beyond the vendor contract ----------
 
 const BEYOND = "Extension beyond the vendor v4 contract (clients written for the vendor can ignore it)";
-/** A documented extension field: `x-extension: true` and a description saying so. */
-const ext = <T extends z.ZodType>(schema: T, what: string): T => schema.meta({ "x-extension": true, description: `${BEYOND}: ${what}` }) as T;
+/**
+ * A documented extension field: its description says so. No `x-` keyword inside a schema: validators in strict mode
+ * (Ajv's default) refuse unknown keywords; the document's `x-extension-fields` lists them by name instead.
+ */
+const EXTENSION_NAMES = new Set<string>();
+const ext = <T extends z.ZodType>(schema: T, what: string): T => schema.meta({ description: `${BEYOND}: ${what}` }) as T;
 
 const notAppliedTypes = (when: string) =>
   ext(z.array(z.string()), `requested types that no detector on this server covers (see GET /capabilities/v4); no result is produced for them. ${when}`);
@@ -177,7 +181,10 @@ function decorate(zodSchema: z.ZodType, json: JsonSchema, io: "input" | "output"
   const fields = EXTENSIONS_BY_DEF.get(defOf(zodSchema));
   if (fields && json.type === "object") {
     const properties = ((json.properties as JsonSchema | undefined) ?? {}) as JsonSchema;
-    for (const [key, schema] of Object.entries(fields)) properties[key] = jsonSchemaOf(schema, io);
+    for (const [key, schema] of Object.entries(fields)) {
+      properties[key] = jsonSchemaOf(schema, io);
+      EXTENSION_NAMES.add(key);
+    }
     json.properties = properties;
   }
   const rules = RULES_BY_DEF.get(defOf(zodSchema));
@@ -187,7 +194,6 @@ function decorate(zodSchema: z.ZodType, json: JsonSchema, io: "input" | "output"
   const have = new Set(allOf.map((s) => JSON.stringify(s)));
   const missing = (rules.allOf ?? []).filter((s) => !have.has(JSON.stringify(s)));
   if (missing.length) json.allOf = [...allOf, ...missing];
-  json["x-cross-field-rules"] = rules.text;
   const description = typeof json.description === "string" ? json.description : "";
   if (!description.includes(RULES_HEADING)) {
     json.description = `${description ? `${description}\n\n` : ""}${RULES_HEADING}\n${rules.text.map((t) => `- ${t}`).join("\n")}`;
@@ -212,6 +218,18 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<
 // ---------- the document ----------
 
 const json = (schema: Record<string, unknown>) => ({ "application/json": { schema } });
+
+/**
+ * Request bodies: the service parses the body as JSON whatever the Content-Type. The vendor's PHP demo sends its JSON
+ * as `application/x-www-form-urlencoded`, other demos as `text/plain` or with no Content-Type at all (the Lua demo):
+ * listed so a gateway validating against this document lets real vendor clients through.
+ */
+const AS_JSON_TEXT = "The same JSON document as `application/json` (the body is parsed as JSON whatever the Content-Type; the vendor's PHP demo sends this content type). A request without any Content-Type is accepted the same way.";
+const requestContent = (schema: Record<string, unknown>) => ({
+  ...json(schema),
+  "application/x-www-form-urlencoded": { schema: { description: AS_JSON_TEXT } },
+  "text/plain": { schema: { description: AS_JSON_TEXT } },
+});
 
 /** The headers every callback carries (server/callback/dispatcher.ts, signer.ts). */
 const WEBHOOK_HEADERS = [
@@ -244,7 +262,7 @@ export function buildOpenApi(opts: { serverUrl?: string | null } = {}): Record<s
         description: "Body is parsed as JSON whatever the Content-Type; every handled request answers HTTP 200 with the business `code` in the body. The caller is identified by `accessKey` in the body (not an HTTP credential).",
         security: [],
         // Requests are documented as accepted (input side); answers as emitted (output side).
-        requestBody: { required: true, content: json(jsonSchemaOf(e.request, "input")) },
+        requestBody: { required: true, content: requestContent(jsonSchemaOf(e.request, "input")) },
         responses: {
           "200": {
             description: "Business result; branch on `code`. Errors of any code carry only `code`, `message` and `requestId`.",
@@ -277,10 +295,12 @@ export function buildOpenApi(opts: { serverUrl?: string | null } = {}): Record<s
       version: "4",
       description: [
         "Video stream, audio stream and video file moderation (vendor v4 contract).",
-        "Fields, headers and paths marked `x-extension: true` are beyond the vendor contract: clients written for the vendor can ignore them.",
-        "Schema keywords the zod contract cannot express natively are added from its refinements; `x-cross-field-rules` lists each object's rules as text.",
+        "Fields described as an extension (named in `x-extension-fields`) and headers marked `x-extension: true` are beyond the vendor contract: clients written for the vendor can ignore them. Schemas carry no `x-` keywords, so strict validators (Ajv's default) compile them.",
+        "Schema keywords the zod contract cannot express natively are added from its refinements; each object's description lists its cross-field rules as text.",
+        "Request bodies are parsed as JSON whatever the Content-Type (application/json, application/x-www-form-urlencoded, text/plain or none).",
       ].join(" "),
     },
+    "x-extension-fields": [...EXTENSION_NAMES].sort(),
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     servers: [{ url: serverUrl }],
     paths,

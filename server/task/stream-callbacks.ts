@@ -17,7 +17,7 @@ const success = () => ({ code: Code.SUCCESS, message: codeMessage(Code.SUCCESS) 
 const withPassThrough = (passThrough: Record<string, unknown> | undefined) => (passThrough ? { auxInfo: { passThrough } } : {});
 
 /** §3.2 frame result (contentType 1 → imgCallback). */
-export function frameResult(o: { taskId: string; index: number; imgUrl: string; verdict: FrameVerdict; detected: boolean; stepped: boolean; capturedAt: Date; begin: number; finish: number; room?: string; passThrough?: Record<string, unknown> }) {
+export function frameResult(o: { taskId: string; index: number; imgUrl: string; verdict: FrameVerdict; detected: boolean; stepped: boolean; capturedAt: Date; begin: number; finish: number; room?: string; btId?: string; passThrough?: Record<string, unknown> }) {
   const v = o.verdict;
   const auxInfo: Record<string, unknown> = { beginProcessTime: o.begin, finishProcessTime: o.finish, imgTime: wallTime(o.capturedAt, true) };
   if (o.room) auxInfo.room = o.room;
@@ -28,6 +28,7 @@ export function frameResult(o: { taskId: string; index: number; imgUrl: string; 
     requestId: `${o.taskId}_v${o.index}`,
     contentType: 1,
     statCode: 0,
+    ...(o.btId ? { btId: o.btId } : {}),
     frameDetail: {
       imgUrl: o.imgUrl,
       riskLevel: v.riskLevel,
@@ -56,6 +57,8 @@ interface SegmentInput {
   begin: number;
   finish: number;
   room?: string;
+  /** the video stream request's data.btId (vendor demos send it): echoed in frame and segment results */
+  btId?: string;
   passThrough?: Record<string, unknown>;
   /** false: the segment was not checked (its stream ended before detection finished, or its backlog overflowed): auxInfo.detectType 2 */
   detected?: boolean;
@@ -80,7 +83,7 @@ function segmentDetail(s: SegmentInput) {
 /** §3.3 audio-segment result of a video stream (contentType 2 → audioCallback); transcript in content, audioText and riskDetail.audioText. */
 export function videoStreamAudioResult(s: SegmentInput) {
   const detail = segmentDetail(s);
-  return { ...success(), requestId: `${s.taskId}_a${s.index}`, contentType: 2, statCode: 0, audioDetail: { ...detail, ...(detail.audioText !== undefined ? { content: detail.audioText } : {}) } };
+  return { ...success(), requestId: `${s.taskId}_a${s.index}`, contentType: 2, statCode: 0, ...(s.btId ? { btId: s.btId } : {}), audioDetail: { ...detail, ...(detail.audioText !== undefined ? { content: detail.audioText } : {}) } };
 }
 
 /** §3.4 audio-stream segment result (→ callback), requestId `<task>_<n>`. */

@@ -129,6 +129,7 @@ export class FrameLane implements DrainLane {
       begin: job.begin ?? Date.now(),
       finish: Date.now(),
       room: req.data.room,
+      btId: req.data.btId ? String(req.data.btId) : undefined,
       passThrough: req.data.extra?.passThrough,
     });
     this.d.emit(() => ctx.dispatcher.enqueue({ requestId, url: req.imgCallback!, body, schedule: "videostream" }));

@@ -122,7 +122,7 @@ export class SegmentLane implements DrainLane {
       }
       const input = { taskId: requestId, index: s.index, audioUrl: this.d.mediaUrl(s.path), verdict: v, preAudioUrl, startedAt: s.startedAt, endedAt: s.endedAt, begin, finish, room: d.room, passThrough: d.extra?.passThrough, detected: verdict !== null };
       if (this.d.product === "videostream") {
-        await ctx.dispatcher.enqueue({ requestId, url: req.audioCallback!, body: videoStreamAudioResult(input), schedule: "videostream" });
+        await ctx.dispatcher.enqueue({ requestId, url: req.audioCallback!, body: videoStreamAudioResult({ ...input, btId: d.btId ? String(d.btId) : undefined }), schedule: "videostream" });
       } else {
         const body = audioStreamSegmentResult({ ...input, btId: String(d.btId ?? ""), requestParams: req.data });
         await ctx.dispatcher.enqueue({ requestId, url: req.callback!, body, schedule: "audiostream" });
