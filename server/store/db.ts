@@ -61,6 +61,14 @@ async function openPostgres(url: string, pgSchema?: string): Promise<Store> {
     await admin.end();
   }
   const pool = new pg.Pool({ connectionString: url, max: 10, ...(pgSchema ? { options: `-c search_path=${pgSchema}` } : {}) });
+  // an idle pooled connection the server ends (restart, failover, "terminating connection due to administrator
+  // command") emits 'error' on the pool: unhandled, it killed the process. The pool drops that client and opens a
+  // new one on the next query; queries in the outage fail with their own error. Logged once per outage, message only.
+  let lostAt = 0;
+  pool.on("error", (err: Error) => {
+    if (Date.now() - lostAt > 10_000) console.error(`store: PostgreSQL connection lost (${err.message}); reconnecting on the next query`);
+    lostAt = Date.now();
+  });
   const conn = await pool.connect();
   try {
     await conn.query("SELECT pg_advisory_lock(727274)");
