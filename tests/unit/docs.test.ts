@@ -29,7 +29,8 @@ test("the README keeps the two set-up commands, a first-run block and the test c
 
 test("every relative link in README and docs/ reaches a file, and a heading when it names one", () => {
   const broken: string[] = [];
-  for (const file of ["README.md", ...docs]) {
+  // docs/pending/ holds other branches' drafts until they are moved into a page
+  for (const file of ["README.md", ...docs.filter((d) => !d.startsWith("docs/pending/"))]) {
     for (const { target, line } of markdownLinks(readRepoFile(file))) {
       if (/^[a-z]+:/i.test(target)) continue; // http:, https:, mailto:
       const [rel, anchor] = target.split("#");
