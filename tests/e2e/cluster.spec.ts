@@ -1,4 +1,4 @@
-// `npm run cluster` (README "Deployment"): two nodes and two workers on one machine, on the real Redis and PostgreSQL.
+// `npm run cluster` (docs/deployment.md): two nodes and two workers on one machine, on the real Redis and PostgreSQL.
 // Smoke test of the demo itself: every process comes up on a fresh data dir (the first node creates the secrets and
 // the accessKey the others read), both nodes answer the dashboard's health and the v4 endpoints with the same key,
 // each worker answers /health, and SIGTERM stops all four. Skipped, with the reason, without both URLs.

@@ -28,7 +28,7 @@ const requestOf = (section: string): Json => {
   return body;
 };
 
-/** A valid body per endpoint (the CONTRACT examples, pointed at a dead address). */
+/** A valid body per endpoint (the contract examples, pointed at a dead address). */
 const BASES: Record<string, Json> = {
   "/video/v4": requestOf("2.5"),
   "/video/query/v4": requestOf("2.6"),

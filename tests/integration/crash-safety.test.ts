@@ -1,4 +1,4 @@
-// Crash safety (README "Security → Crash safety"): the real server runs as a child process, is killed with
+// Crash safety (docs/operations.md "Crash safety"): the real server runs as a child process, is killed with
 // SIGKILL while (a) a file is being processed, (b) a callback is failing and being retried, (c) a live stream
 // runs, then restarted on the same DATA_DIR / database. Every request accepted before the kill must end in a
 // delivered result (or a documented stream-end), duplicates carrying the same webhook-id and body.

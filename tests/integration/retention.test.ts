@@ -42,7 +42,7 @@ test("after the retention, Query answers 1902 and media links stop working", asy
   }
 });
 
-// ---- the retention job (README "Security → Retention") ----
+// ---- the retention job (docs/operations.md "Retention") ----
 
 const HOUR = 3600_000;
 

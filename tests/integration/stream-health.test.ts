@@ -57,7 +57,7 @@ test("health: connected → flagged, source lost, retrying k of n → recovered 
   const lost = await report();
   const retrying = lost.events.find((e) => e.kind === "retrying")!;
   assert.equal(retrying.attempt, 1);
-  assert.equal(retrying.of, 12, "NORMAL: 12 retries (CONTRACT §4)");
+  assert.equal(retrying.of, 12, "NORMAL: 12 retries (contract §4)");
   assert.ok(retrying.nextAttemptAt && Date.parse(retrying.nextAttemptAt) >= Date.parse(retrying.at), "the next attempt's time");
   assert.ok(lost.snapshot!.lastError, "the loss is the last error");
   assert.notEqual(lost.snapshot!.pull.state, "connected");

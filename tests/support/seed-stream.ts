@@ -1,5 +1,5 @@
 // A long stream's history written straight into a dashboard store (before its server starts): the bodies are the
-// contract's frame and audio-segment callbacks (CONTRACT §3.2/§3.3) the receivers store, so the pages read exactly
+// contract's frame and audio-segment callbacks (contract §3.2/§3.3) the receivers store, so the pages read exactly
 // what they read after a real 3-hour stream. Used by tests/e2e/long-stream.spec.ts and tests/bench/timeline-scroll.ts.
 import crypto from "node:crypto";
 import { openStore } from "../../server/store/db";

@@ -1,7 +1,8 @@
-// Every JSON example of CONTRACT.md parses with its schema; the kept fixture copy matches the file.
+// Every JSON example of the vendor contract (tests/fixtures/contract-examples.json) and the vendor's own samples
+// (tests/fixtures/vendor-v4-samples.json) parse with their schemas.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
@@ -16,26 +17,6 @@ const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const fixturePath = path.join(repoRoot, "tests", "fixtures", "contract-examples.json");
 
 interface Example { section: string; heading: string; body: unknown }
-
-function contractPath(): string {
-  const dir = process.env.SHARED_DIR ?? path.resolve(repoRoot, "..", "shared");
-  return path.join(dir, "CONTRACT.md");
-}
-
-/** Same extraction as the fixture: each non-empty line of a ```json block, tagged with its ### heading. */
-function extractExamples(markdown: string): Example[] {
-  const out: Example[] = [];
-  let heading = "";
-  let inJson = false;
-  for (const line of markdown.split("\n")) {
-    const t = line.trim();
-    if (!inJson && line.startsWith("### ")) heading = line.slice(4).trim();
-    if (t === "```json") { inJson = true; continue; }
-    if (inJson && t === "```") { inJson = false; continue; }
-    if (inJson && t !== "") out.push({ section: heading.split(" ")[0], heading, body: JSON.parse(t) });
-  }
-  return out;
-}
 
 const fixture = (JSON.parse(readFileSync(fixturePath, "utf8")) as { examples: Example[] }).examples;
 
@@ -67,7 +48,7 @@ test("the fixture has one table row per example, from the right section", () => 
   fixture.forEach((ex, i) => assert.equal(ex.section, TABLE[i][0], `example ${i + 1}`));
 });
 
-test("every CONTRACT.md example parses with its schema", () => {
+test("every contract example parses with its schema", () => {
   fixture.forEach((ex, i) => {
     const r = TABLE[i][1].safeParse(ex.body);
     assert.ok(r.success, `example ${i + 1} (§${ex.section}): ${r.success ? "" : describeZodError(r.error)}`);
@@ -86,37 +67,16 @@ test("the 1100 query body is the callback body", () => {
   assert.ok(VideoQueryResponse.safeParse(body).success);
 });
 
-/** Vendor samples that follow the contract (the others break decisions of §7, e.g. no requestParams/vadCode). */
-const VENDOR_SAMPLES: ReadonlyArray<[file: string, index: number, schema: z.ZodType]> = [
-  ["videostream-request.json", 32, VideoStreamRequest],
-  ["videostream-request.json", 36, VideoStreamFrameResult],
-  ["videostream-request.json", 40, VideoStreamEnd],
-  ["videostream-close.json", 20, VideoStreamCloseRequest],
-  ["audiostream-close.json", 17, AudioStreamCloseRequest],
-  ["video-request.json", 28, VideoFileRequest],
-  ["video-request.json", 32, VideoFileResult],
-  ["video-query.json", 23, VideoQueryResponse],
-];
+/** Vendor samples that follow the contract (the others break decisions, e.g. no requestParams/vadCode), kept in the repo. */
+const SCHEMAS: Record<string, z.ZodType> = { VideoStreamRequest, VideoStreamFrameResult, VideoStreamEnd, VideoStreamCloseRequest, AudioStreamCloseRequest, VideoFileRequest, VideoFileResult, VideoQueryResponse };
+const vendorSamples = (JSON.parse(readFileSync(path.join(repoRoot, "tests", "fixtures", "vendor-v4-samples.json"), "utf8")) as { samples: Array<{ file: string; index: number; schema: string; body: unknown }> }).samples;
 
-test("vendor structured-doc samples parse when the shared folder is present", (t) => {
-  const dir = path.join(path.dirname(contractPath()), "vendor-v4");
-  if (!existsSync(dir)) {
-    t.skip(`${dir} not present`);
-    return;
+test("vendor structured-doc samples parse with their schemas", () => {
+  assert.equal(vendorSamples.length, 8);
+  for (const s of vendorSamples) {
+    const schema = SCHEMAS[s.schema];
+    assert.ok(schema, `${s.file}[${s.index}]: schema ${s.schema}`);
+    const r = schema.safeParse(s.body);
+    assert.ok(r.success, `${s.file}[${s.index}]: ${r.success ? "" : describeZodError(r.error)}`);
   }
-  for (const [file, index, schema] of VENDOR_SAMPLES) {
-    const item = (JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Array<{ type: string; value: unknown }>)[index];
-    assert.equal(item.type, "json", `${file}[${index}] is a sample`);
-    const r = schema.safeParse(item.value);
-    assert.ok(r.success, `${file}[${index}]: ${r.success ? "" : describeZodError(r.error)}`);
-  }
-});
-
-test("the fixture matches CONTRACT.md when the shared folder is present", (t) => {
-  const file = contractPath();
-  if (!existsSync(file)) {
-    t.skip(`${file} not present; the fixture copy is authoritative`);
-    return;
-  }
-  assert.deepEqual(extractExamples(readFileSync(file, "utf8")), fixture);
 });

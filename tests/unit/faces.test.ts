@@ -24,7 +24,7 @@ before(async () => {
   frames = {
     face: await faceFrame(),
     group,
-    // the same frame at 960×540, JPEG quality 50 (q40 or faces under ~100 px fall below the match threshold: see README)
+    // the same frame at 960×540, JPEG quality 50 (q40 or faces under ~100 px fall below the match threshold)
     groupSmall: await sharp(group).resize(960).jpeg({ quality: 50 }).toBuffer(),
     // the author's "selected face" in the face-match screenshot: a photo none of the references comes from
     otherPhoto: await placedFrame("screenshot-facematch.jpg", { left: 0, top: 20, width: 175, height: 175 }, 300),

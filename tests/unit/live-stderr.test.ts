@@ -18,7 +18,7 @@ const STDERR: Record<string, string> = {
   noVideo: "Stream map '0:v:0' matches no streams.\nTo ignore this, add a trailing '?' to the map.",
 };
 
-test("pull failures map to the CONTRACT §4 error codes", () => {
+test("pull failures map to the contract §4 error codes", () => {
   const code = (k: string) => classifyLiveFailure(STDERR[k]).errorCode;
   assert.deepEqual(
     Object.fromEntries(Object.keys(STDERR).map((k) => [k, code(k)])),

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { maxAttempts, nextRetryDelayMs, RETRY_SCHEDULES } from "../../server/callback/schedules";
 
-test("video-file schedule: 20 pushes, intervals of CONTRACT §3.7", () => {
+test("video-file schedule: 20 pushes, intervals of contract §3.7", () => {
   assert.equal(maxAttempts("video"), 20);
   assert.deepEqual(RETRY_SCHEDULES.video.slice(0, 4), [5, 10, 20, 30]);
   assert.equal(nextRetryDelayMs("video", 1), 5000);

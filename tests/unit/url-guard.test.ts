@@ -136,7 +136,7 @@ test("checkUrl uses an injected resolver and refuses when any resolved address i
   }
 });
 
-test("a private-address refusal names the variable that allows it (README: local media needs ALLOW_PRIVATE_NETWORKS=1)", async () => {
+test("a private-address refusal names the variable that allows it (docs/security.md: local media needs ALLOW_PRIVATE_NETWORKS=1)", async () => {
   const { requireAllowed } = await import("../../server/task/url-policy");
   await assert.rejects(requireAllowed("data.url", () => Promise.reject(new UrlRefusedError("private-address", "127.0.0.1 is a private address"))), /data\.url refused \(private-address\).*ALLOW_PRIVATE_NETWORKS=1/);
   await assert.rejects(requireAllowed("data.url", () => Promise.reject(new UrlRefusedError("protocol", "file: is not allowed"))), (err: Error) => !/ALLOW_PRIVATE_NETWORKS/.test(err.message));
