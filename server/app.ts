@@ -21,6 +21,8 @@ import { RetentionJob } from "./store/retention";
 import { createStatus } from "./dashboard/status";
 import { createIncidents } from "./incidents";
 import { registerIncidentFeed } from "./incidents/feed";
+import { createUploads } from "./dashboard/uploads";
+import { dataDirSecret } from "./service/access-keys";
 import { mediaReader } from "./incidents/media";
 import { accessKeyNames } from "./dashboard/api-tasks";
 import { watchEngine } from "./metrics";
@@ -130,6 +132,8 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   const capabilities = () => engine?.ctx.capabilities() ?? capabilityTable();
   const dashboardApi = createDashboard({
     store,
+    // files uploaded from the Files page: on disk beside the media, fetched by the service through a signed link
+    uploads: createUploads({ mediaRoot: `${config.dataDir}/media`, secret: await dataDirSecret(config.dataDir, "upload-url"), maxBytes: config.uploadMaxBytes }),
     serviceBaseUrl: config.serviceBaseUrl ?? local,
     // a remote service: its accessKey over HTTP; the embedded one: in process, as the dashboard's own principal
     accessKey: engine ? "" : (config.serviceAccessKey ?? ""),

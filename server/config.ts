@@ -101,6 +101,8 @@ export interface Config {
   /** the embedded RTMP / HTTP-FLV ingest's access (server/demo/ingest-access.ts) */
   ingest: IngestAccessConfig;
   dev: boolean;
+  /** UPLOAD_MAX_MB: largest file the Files page may upload (server/dashboard/uploads.ts) */
+  uploadMaxBytes: number;
 }
 
 function scaleConfig(env: NodeJS.ProcessEnv): Config["scale"] {
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const keys = (env.MODERATION_ACCESS_KEYS ?? "").split(",").map((k) => k.trim()).filter(Boolean);
   return {
     port: num("PORT", 3000, env),
+    uploadMaxBytes: Math.max(1, num("UPLOAD_MAX_MB", 500, env)) * 1024 * 1024,
     host: env.HOST || "0.0.0.0",
     dataDir: path.resolve(env.DATA_DIR || ".data"),
     databaseUrl: env.DATABASE_URL || null,

@@ -46,7 +46,10 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   { methods: WRITE, path: /^\/api\/users(\/|$)/, access: "users:manage", audit: "user.change" },
   { methods: ["GET", "HEAD"], path: /^\/api\/audit(\/|$)/, access: "audit:view" },
   // moderation work
-  { methods: ["POST"], path: /^\/api\/files$/, access: "file:submit", audit: "file.submit" },
+  // JSON with a url, or an upload (multipart): the handler caps JSON at JSON_BODY_MAX and streams an upload to disk, cut at UPLOAD_MAX_MB
+  { methods: ["POST"], path: /^\/api\/files$/, access: "file:submit", audit: "file.submit", maxBodyBytes: Number.MAX_SAFE_INTEGER },
+  // an uploaded file, fetched by the service with its signed expiring link (server/dashboard/uploads.ts)
+  { methods: ["GET", "HEAD"], path: /^\/api\/uploads\/upload-[0-9a-f]{16}\/[^/]+$/, access: "public" },
   { methods: ["POST"], path: /^\/api\/streams$/, access: "stream:start", audit: "stream.start" },
   { methods: ["POST"], path: /^\/api\/streams\/[^/]+\/close$/, access: "stream:close", audit: "stream.close" },
   { methods: ["POST"], path: /^\/api\/demo\/start$/, access: "stream:start", audit: "demo.start" },

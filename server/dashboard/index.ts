@@ -1,3 +1,4 @@
+import type { Uploads } from "./uploads";
 import crypto from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import { createModerationClient, type ModerationClient } from "../../lib/client";
@@ -35,6 +36,8 @@ export interface DashboardOptions {
   /** Embedded service: accessKey names by key id; its API tasks are then mirrored here (api-tasks.ts). Remote: null. */
   apiKeyNames?: Map<string, string> | null;
   log?: (m: string) => void;
+  /** Files uploaded from the Files page (uploads.ts); absent: uploads are refused */
+  uploads?: Uploads;
 }
 
 export type SubmitAnswer = { ok: true; requestId: string; btId: string } | { ok: false; code?: number; error: string };
@@ -86,7 +89,28 @@ export function createDashboard(o: DashboardOptions) {
       }));
     },
 
-    async submitFile(input: FileSubmitInput): Promise<SubmitAnswer> {
+    /**
+     * POST /api/files as multipart/form-data: the `file` part is stored, the `input` part (the JSON body without
+     * `url`) is validated, and the file is submitted by a signed same-origin link the service fetches.
+     */
+    async uploadFile(req: Request, parse: (input: unknown) => { ok: true; data: FileSubmitInput } | { ok: false; error: string }): Promise<SubmitAnswer & { status?: number; file?: { name: string; size: number } }> {
+      if (!o.uploads) return { ok: false, status: 501, error: "uploads are not available on this server" };
+      const got = await o.uploads.receive(req);
+      if (!got.ok) return { ok: false, status: got.status, error: got.error };
+      const parsed = parse({ ...(typeof got.input === "object" && got.input !== null ? got.input : {}), url: "upload" });
+      if (!parsed.ok) {
+        await o.uploads.discard(got.file);
+        return { ok: false, status: 400, error: parsed.error };
+      }
+      const link = o.uploads.link(o.receiverOrigin, got.file);
+      const answer = await this.submitFile({ ...parsed.data, url: link, title: parsed.data.title?.trim() || got.file.name }, `upload: ${got.file.name}`);
+      if (!answer.ok) await o.uploads.discard(got.file);
+      return { ...answer, file: { name: got.file.name, size: got.file.size } };
+    },
+
+    serveUpload: (url: URL, id: string, name: string) => (o.uploads ? o.uploads.serve(url, id, name) : Promise.resolve(new Response("not found", { status: 404 }))),
+
+    async submitFile(input: FileSubmitInput, shownUrl?: string): Promise<SubmitAnswer> {
       const token = crypto.randomBytes(24).toString("base64url");
       const btId = `dash-${Date.now().toString(36)}-${crypto.randomBytes(4).toString("hex")}`;
       const callback = input.callback?.trim() || `${o.receiverOrigin}/api/receiver/file/${token}`;
@@ -98,7 +122,8 @@ export function createDashboard(o: DashboardOptions) {
       await db.insert(dashboardFiles).values({
         requestId: ack.requestId,
         btId,
-        url: input.url,
+        // an upload's signed link is not shown (nor kept): its name is
+        url: shownUrl ?? input.url,
         title: input.title?.trim() || null,
         serviceBaseUrl: o.serviceBaseUrl,
         receiverToken: hashToken(token),
