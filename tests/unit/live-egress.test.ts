@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { buildLiveArgs } from "../../server/ingest/live-args";
-import { guardLiveInput, rtmpTcUrl, withAddress } from "../../server/ingest/live-egress";
+import { GATEWAY_PROTOCOLS, guardLiveInput, LIVE_FORMATS, rtmpTcUrl, withAddress } from "../../server/ingest/live-egress";
 import { setResolver, UrlRefusedError } from "../../server/ingest/url-guard";
 
 test("rtmpTcUrl: the tcUrl ffmpeg would send (app = first segment, or two when a playpath follows)", () => {
@@ -55,7 +55,9 @@ test("guardLiveInput: rtmp pinned to the checked address with tcUrl naming the h
     const http = await guardLiveInput("https://cdn.test/live/index.m3u8", { allowPrivate: false });
     try {
       assert.ok(http.proxy);
-      assert.deepEqual(http.inputArgs, ["-http_proxy", http.proxy.url]);
+      assert.deepEqual(http.inputArgs, ["-protocol_whitelist", GATEWAY_PROTOCOLS, "-format_whitelist", LIVE_FORMATS, "-http_proxy", http.proxy.url]);
+      assert.ok(http.url.startsWith(`${http.proxy.url}/u/`) && http.url.endsWith("/index.m3u8"), `ffmpeg opens the gateway's URL, named as the input (${http.url})`);
+      assert.deepEqual(GATEWAY_PROTOCOLS.split(",").filter((p) => ["https", "tls", "httpproxy", "file", "data", "udp"].includes(p)), [], "no protocol that could connect past the gateway");
       assert.equal(http.env?.http_proxy, http.proxy.url, "ffmpeg's TLS layer reads only the environment variable");
       assert.equal(http.env?.no_proxy, undefined);
     } finally {

@@ -1,0 +1,130 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import http from "node:http";
+import net, { type AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { startLivePull, type LiveFrame, type LivePullEnd, type LivePullOptions } from "../../server/ingest/live";
+import { NetworkList } from "../../server/net/networks";
+import { startHlsSource, type HlsSource } from "../support/live-sources";
+
+// The allowed origins live on 127.0.0.1; the "other private host" is 127.0.0.2, a different address a playlist names.
+const REFUSED_HOST = "127.0.0.2";
+
+/** A raw TCP listener on the refused host that records every connection made to it (and answers nothing). */
+async function tripwire() {
+  const seen: string[] = [];
+  const server = net.createServer((s) => {
+    seen.push(`${s.remoteAddress}:${s.remotePort}`);
+    s.destroy();
+  });
+  await new Promise<void>((r) => server.listen(0, REFUSED_HOST, r));
+  server.unref();
+  return { seen, port: (server.address() as AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** A live playlist on 127.0.0.1 that grows by three entries per request and ends (#EXT-X-ENDLIST) once all are listed. */
+async function growingPlaylist(entries: string[], head: string[] = []) {
+  let requests = 0;
+  const server = http.createServer((req, res) => {
+    if (req.url === "/moved.m3u8") return void res.writeHead(302, { location: "/live/index.m3u8" }).end();
+    const shown = Math.min(entries.length, 3 * ++requests);
+    const lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:0", ...head];
+    for (const e of entries.slice(0, shown)) lines.push("#EXTINF:2.0,", e);
+    if (shown === entries.length) lines.push("#EXT-X-ENDLIST");
+    res.writeHead(200, { "content-type": "application/vnd.apple.mpegurl" }).end(lines.join("\n") + "\n");
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  server.unref();
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin, requests: () => requests, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
+}
+
+let tmp: string;
+let hls: HlsSource;
+let segments: string[];
+before(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), "pivot-"));
+  hls = await startHlsSource({ name: "pivot-hls", live: false, durationSec: 10 });
+  const text = await (await fetch(hls.url)).text();
+  segments = text.split("\n").filter((l) => l.trim() && !l.startsWith("#")).map((s) => new URL(s, hls.url).href);
+  assert.ok(segments.length >= 5, `precondition: five 2 s segments (${segments.length})`);
+});
+after(async () => {
+  await hls?.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+let runs = 0;
+async function pull(o: Pick<LivePullOptions, "url" | "egress">): Promise<{ end: LivePullEnd; frames: LiveFrame[] }> {
+  const frames: LiveFrame[] = [];
+  const p = startLivePull({ ...o, frameIntervalSec: 1, audio: false, ioTimeoutMs: 4000, outDir: path.join(tmp, `pull-${++runs}`), onFrame: (f) => void frames.push(f), onSegment: () => undefined });
+  return { end: await p.done, frames };
+}
+
+test("a live playlist's segments naming another private host by httpproxy://, http://, tcp:// or https:// never connect there; the allowed segments still play", async () => {
+  const wires = { httpproxy: await tripwire(), http: await tripwire(), tcp: await tripwire(), https: await tripwire() };
+  const evil = Object.entries(wires).map(([scheme, w]) => `${scheme}://${REFUSED_HOST}:${w.port}/x-${scheme}.ts`);
+  // real, evil, real, evil, …, real: every evil entry lies between two segments that must play
+  const entries = segments.slice(0, 5).flatMap((s, i) => (i < evil.length ? [s, evil[i]] : [s]));
+  const list = await growingPlaylist(entries);
+  try {
+    const hlsOrigin = new URL(hls.url).origin;
+    const { end, frames } = await pull({ url: `${list.origin}/moved.m3u8`, egress: { allowPrivate: false, allowedOrigins: [list.origin, hlsOrigin] } });
+    for (const [scheme, w] of Object.entries(wires)) assert.deepEqual(w.seen, [], `${scheme}:// reached ${REFUSED_HOST}`);
+    assert.ok(list.requests() >= 3, `the playlist was reloaded as it grew (${list.requests()})`);
+    assert.equal(end.reason, "ended", JSON.stringify(end));
+    // the last segment (8–10 s) follows the last refused entry: its frames prove the pull went past every one
+    assert.ok(frames.some((f) => f.streamTimeSec >= 8), `frames up to ${Math.max(...frames.map((f) => f.streamTimeSec))} s`);
+  } finally {
+    await Promise.all([list.close(), ...Object.values(wires).map((w) => w.close())]);
+  }
+});
+
+test("nested URIs (a variant playlist, a rendition, a key) naming another private host never connect there", async () => {
+  const wires = { variant: await tripwire(), media: await tripwire(), key: await tripwire() };
+  const media = await growingPlaylist(segments.slice(0, 2), [`#EXT-X-KEY:METHOD=AES-128,URI="httpproxy://${REFUSED_HOST}:${wires.key.port}/k.bin"`]);
+  const master = http.createServer((_req, res) => {
+    const body = [
+      "#EXTM3U",
+      `#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="x,URI=\\"y\\"",URI="httpproxy://${REFUSED_HOST}:${wires.media.port}/a.m3u8"`,
+      `#EXT-X-STREAM-INF:BANDWIDTH=100000,AUDIO="a"`,
+      `httpproxy://${REFUSED_HOST}:${wires.variant.port}/v.m3u8`,
+      "#EXT-X-STREAM-INF:BANDWIDTH=200000",
+      `${media.origin}/live/index.m3u8`,
+    ];
+    res.writeHead(200, { "content-type": "application/vnd.apple.mpegurl" }).end(body.join("\r\n"));
+  });
+  await new Promise<void>((r) => master.listen(0, "127.0.0.1", r));
+  const masterOrigin = `http://127.0.0.1:${(master.address() as AddressInfo).port}`;
+  try {
+    const hlsOrigin = new URL(hls.url).origin;
+    const { end } = await pull({ url: `${masterOrigin}/master.m3u8`, egress: { allowPrivate: false, allowedOrigins: [masterOrigin, media.origin, hlsOrigin] } });
+    for (const [what, w] of Object.entries(wires)) assert.deepEqual(w.seen, [], `the ${what} URI reached ${REFUSED_HOST}`);
+    assert.ok(end.reason === "ended" || end.reason === "failed", JSON.stringify(end));
+  } finally {
+    await new Promise<void>((r) => (master.closeAllConnections(), master.close(() => r())));
+    await Promise.all([media.close(), ...Object.values(wires).map((w) => w.close())]);
+  }
+});
+
+test("ALLOW_NETWORKS: a pull from the one allowed private network plays, while a segment on another private address is never fetched", async () => {
+  const hits: string[] = [];
+  const other = http.createServer((req, res) => void (hits.push(req.url ?? ""), res.writeHead(404).end()));
+  await new Promise<void>((r) => other.listen(0, REFUSED_HOST, r));
+  const list = await growingPlaylist([segments[0], `http://${REFUSED_HOST}:${(other.address() as AddressInfo).port}/x.ts`, segments[1]]);
+  try {
+    const allowNetworks = NetworkList.parse("127.0.0.1/32");
+    const { end, frames } = await pull({ url: `${list.origin}/live/index.m3u8`, egress: { allowPrivate: false, allowNetworks } });
+    assert.deepEqual(hits, [], "the segment on 127.0.0.2 was never requested");
+    assert.equal(end.reason, "ended", JSON.stringify(end));
+    assert.ok(frames.length >= 3, `frames from the allowed network (${frames.length})`);
+    const refused = await pull({ url: `${list.origin}/live/index.m3u8`, egress: { allowPrivate: false, allowNetworks: NetworkList.parse("127.0.0.2/32") } });
+    assert.equal(refused.end.reason, "failed");
+    if (refused.end.reason === "failed") assert.match(refused.end.message, /egress guard.*private address \(127\.0\.0\.1\)/);
+  } finally {
+    await new Promise<void>((r) => (other.closeAllConnections(), other.close(() => r())));
+    await list.close();
+  }
+});
