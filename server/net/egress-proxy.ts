@@ -17,6 +17,8 @@ export interface EgressProxy {
   url: string;
   /** The local URL ffmpeg opens instead of `target` (an http(s) URL): fetched, checked and rewritten here. */
   localUrl(target: string): string;
+  /** `text` (an ffmpeg message) with each gateway URL in it replaced by the URL it stands for. */
+  originalsIn(text: string): string;
   /** Targets refused so far with the reason (the first MAX_REFUSALS), for the pull's failure message and tests. */
   refused: string[];
   close(): Promise<void>;
@@ -142,9 +144,11 @@ export async function startEgressProxy(policy: EgressPolicy): Promise<EgressProx
   server.unref();
   const { port } = server.address() as AddressInfo;
   base = `http://127.0.0.1:${port}`;
+  const gatewayUrl = new RegExp(`${base.replace(/[.]/g, "\\.")}${GATEWAY_PREFIX}([A-Za-z0-9_-]+)/[^\\s'"]*`, "g");
   return {
     url: base,
     localUrl,
+    originalsIn: (text) => text.replace(gatewayUrl, (_m, encoded: string) => Buffer.from(encoded, "base64url").toString("utf8")),
     refused,
     close: () =>
       new Promise<void>((resolve) => {

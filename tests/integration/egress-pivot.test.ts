@@ -120,6 +120,10 @@ test("ALLOW_NETWORKS: a pull from the one allowed private network plays, while a
     assert.deepEqual(hits, [], "the segment on 127.0.0.2 was never requested");
     assert.equal(end.reason, "ended", JSON.stringify(end));
     assert.ok(frames.length >= 3, `frames from the allowed network (${frames.length})`);
+    const missing = `${new URL(hls.url).origin}/nothing/index.m3u8`;
+    const gone = await pull({ url: missing, egress: { allowPrivate: false, allowNetworks } });
+    assert.equal(gone.end.reason, "failed");
+    if (gone.end.reason === "failed") assert.ok(gone.end.message.includes(missing) && !gone.end.message.includes("/u/"), `the failure names the URL given, not the gateway's: ${gone.end.message}`);
     const refused = await pull({ url: `${list.origin}/live/index.m3u8`, egress: { allowPrivate: false, allowNetworks: NetworkList.parse("127.0.0.2/32") } });
     assert.equal(refused.end.reason, "failed");
     if (refused.end.reason === "failed") assert.match(refused.end.message, /egress guard.*private address \(127\.0\.0\.1\)/);
