@@ -1,13 +1,17 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { startLivePull, type LiveFrame, type LivePullEnd, type LivePullOptions } from "../../server/ingest/live";
 import { NetworkList } from "../../server/net/networks";
-import { startHlsSource, type HlsSource } from "../support/live-sources";
+import { runFfmpeg } from "../../server/ingest/ffmpeg";
+import { startHlsSource, startRtmpSource, type HlsSource } from "../support/live-sources";
+import { startStaticServer } from "../support/media";
+import { waitFor } from "../support/net";
 
 // The allowed origins live on 127.0.0.1; the "other private host" is 127.0.0.2, a different address a playlist names.
 const REFUSED_HOST = "127.0.0.2";
@@ -57,9 +61,13 @@ after(async () => {
 });
 
 let runs = 0;
-async function pull(o: Pick<LivePullOptions, "url" | "egress">): Promise<{ end: LivePullEnd; frames: LiveFrame[] }> {
+async function pull(o: Pick<LivePullOptions, "url" | "egress">, stopAfterFrames = 0): Promise<{ end: LivePullEnd; frames: LiveFrame[] }> {
   const frames: LiveFrame[] = [];
   const p = startLivePull({ ...o, frameIntervalSec: 1, audio: false, ioTimeoutMs: 4000, outDir: path.join(tmp, `pull-${++runs}`), onFrame: (f) => void frames.push(f), onSegment: () => undefined });
+  if (stopAfterFrames > 0) {
+    await Promise.race([waitFor(async () => frames.length >= stopAfterFrames, 30_000), p.done]);
+    await p.stop();
+  }
   return { end: await p.done, frames };
 }
 
@@ -130,5 +138,31 @@ test("ALLOW_NETWORKS: a pull from the one allowed private network plays, while a
   } finally {
     await new Promise<void>((r) => (other.closeAllConnections(), other.close(() => r())));
     await list.close();
+  }
+});
+
+test("an endless HTTP-FLV stream plays through the gateway (streamed as it comes, not buffered)", async () => {
+  const rtmp = await startRtmpSource({ name: "pivot-flv", audio: "none" });
+  try {
+    const { end, frames } = await pull({ url: rtmp.flvUrl, egress: { allowPrivate: false, allowNetworks: NetworkList.parse("127.0.0.1/32") } }, 2);
+    assert.ok(frames.length >= 2, `frames from the live FLV body (${JSON.stringify(end)})`);
+  } finally {
+    await rtmp.close();
+  }
+});
+
+test("AES-128 HLS plays through the gateway: the key and the encrypted segments (crypto over http) are fetched there", async () => {
+  const dir = path.join(tmp, "aes");
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, "k.bin"), randomBytes(16));
+  await writeFile(path.join(dir, "kinfo"), `k.bin\n${path.join(dir, "k.bin")}\n`);
+  await runFfmpeg(["-f", "lavfi", "-i", "testsrc=size=160x120:rate=5", "-t", "3", "-c:v", "libx264", "-g", "5", "-f", "hls", "-hls_time", "1", "-hls_key_info_file", path.join(dir, "kinfo"), "-hls_playlist_type", "vod", "-hls_segment_filename", path.join(dir, "a-%02d.ts"), path.join(dir, "a.m3u8")]);
+  const files = await startStaticServer(dir);
+  try {
+    const { end, frames } = await pull({ url: `${files.url}/a.m3u8`, egress: { allowPrivate: false, allowNetworks: NetworkList.parse("127.0.0.1/32") } });
+    assert.equal(end.reason, "ended", JSON.stringify(end));
+    assert.ok(frames.length >= 2, `decrypted frames (${frames.length})`);
+  } finally {
+    await files.close();
   }
 });
