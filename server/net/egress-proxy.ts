@@ -61,7 +61,10 @@ export async function startEgressProxy(policy: EgressPolicy): Promise<EgressProx
   };
   const check = async (raw: string, protocols: string[]): Promise<CheckedTarget | string> => {
     try {
-      return await checkUrl(raw, { protocols, ...policy });
+      const target = await checkUrl(raw, { protocols, ...policy });
+      // the gateway itself (reachable when ALLOW_NETWORKS covers 127.0.0.1) would only loop requests back here
+      if (target.url.port === base.split(":").pop() && target.addresses.some((a) => /^(127\.|::1$|::ffff:127\.)/.test(a))) return refuse(raw, "names the egress gateway itself");
+      return target;
     } catch (err) {
       return refuse(raw, (err as Error).message);
     }
@@ -144,7 +147,7 @@ export async function startEgressProxy(policy: EgressPolicy): Promise<EgressProx
   server.unref();
   const { port } = server.address() as AddressInfo;
   base = `http://127.0.0.1:${port}`;
-  const gatewayUrl = new RegExp(`${base.replace(/[.]/g, "\\.")}${GATEWAY_PREFIX}([A-Za-z0-9_-]+)/[^\\s'"]*`, "g");
+  const gatewayUrl = new RegExp(`${base.replace(/[.]/g, "\\.")}${GATEWAY_PREFIX}([A-Za-z0-9_-]+)/[A-Za-z0-9._-]*`, "g");
   return {
     url: base,
     localUrl,

@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { buildLiveArgs } from "../../server/ingest/live-args";
 import { GATEWAY_PROTOCOLS, guardLiveInput, LIVE_FORMATS, rtmpTcUrl, withAddress } from "../../server/ingest/live-egress";
 import { setResolver, UrlRefusedError } from "../../server/ingest/url-guard";
+import { startEgressProxy } from "../../server/net/egress-proxy";
+import { NetworkList } from "../../server/net/networks";
 
 test("rtmpTcUrl: the tcUrl ffmpeg would send (app = first segment, or two when a playpath follows)", () => {
   assert.equal(rtmpTcUrl("rtmp://live.example.com/live/stream-key"), "rtmp://live.example.com:1935/live");
@@ -65,5 +67,20 @@ test("guardLiveInput: rtmp pinned to the checked address with tcUrl naming the h
     }
   } finally {
     setResolver(null);
+  }
+});
+
+test("the egress gateway: a target naming the gateway itself, a non-gateway path or a non-http scheme is refused with 403", async () => {
+  const proxy = await startEgressProxy({ allowPrivate: false, allowNetworks: NetworkList.parse("127.0.0.1/32") });
+  try {
+    const loop = await fetch(proxy.localUrl(proxy.localUrl("http://127.0.0.1:9/x.m3u8")));
+    assert.equal(loop.status, 403);
+    assert.match(proxy.refused.join("\n"), /names the egress gateway itself/);
+    assert.equal((await fetch(`${proxy.url}/refused/1/x.ts`)).status, 403);
+    assert.equal((await fetch(`${proxy.url}/u/${Buffer.from("file:///etc/passwd").toString("base64url")}/passwd`)).status, 403);
+    assert.match(proxy.refused.join("\n"), /protocol file: is not allowed/);
+    assert.equal(proxy.originalsIn(`${proxy.localUrl("https://cdn.example/a/index.m3u8")}: Server returned 404`), "https://cdn.example/a/index.m3u8: Server returned 404");
+  } finally {
+    await proxy.close();
   }
 });
