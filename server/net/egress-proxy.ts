@@ -30,7 +30,14 @@ const REFUSED_PREFIX = "/refused/";
 
 /** A URL's last path segment as a safe file name ("index.m3u8"), so ffmpeg still sees the extension it may probe by. */
 function nameOf(u: URL): string {
-  const last = decodeURIComponent(u.pathname.split("/").pop() ?? "").replace(/[^A-Za-z0-9._-]/g, "_").slice(-80);
+  const raw = u.pathname.split("/").pop() ?? "";
+  let text = raw;
+  try {
+    text = decodeURIComponent(raw);
+  } catch {
+    // a malformed %-sequence: the raw text, made safe below
+  }
+  const last = text.replace(/[^A-Za-z0-9._-]/g, "_").slice(-80);
   return last.replace(/^\.+/, "") || "media";
 }
 
@@ -63,7 +70,7 @@ export async function startEgressProxy(policy: EgressPolicy): Promise<EgressProx
     try {
       const target = await checkUrl(raw, { protocols, ...policy });
       // the gateway itself (reachable when ALLOW_NETWORKS covers 127.0.0.1) would only loop requests back here
-      if (target.url.port === base.split(":").pop() && target.addresses.some((a) => /^(127\.|::1$|::ffff:127\.)/.test(a))) return refuse(raw, "names the egress gateway itself");
+      if (target.url.port === base.split(":").pop() && target.addresses.some((a) => /^(127\.|0\.|::1?$|::ffff:(127|0)\.)/.test(a))) return refuse(raw, "names the egress gateway itself");
       return target;
     } catch (err) {
       return refuse(raw, (err as Error).message);

@@ -84,3 +84,14 @@ test("the egress gateway: a target naming the gateway itself, a non-gateway path
     await proxy.close();
   }
 });
+
+test("the egress gateway's local URLs keep the target's file name (ffmpeg probes by extension), made safe", async () => {
+  const proxy = await startEgressProxy({ allowPrivate: false });
+  try {
+    assert.match(proxy.localUrl("https://cdn.example/live/index.m3u8?token=1"), /\/u\/[A-Za-z0-9_-]+\/index\.m3u8$/);
+    assert.match(proxy.localUrl("https://cdn.example/a/%zz%E0%A4%A.ts"), /\/u\/[A-Za-z0-9_-]+\/_zz_E0_A4_A\.ts$/, "a malformed %-sequence does not throw");
+    assert.match(proxy.localUrl("https://cdn.example/"), /\/media$/);
+  } finally {
+    await proxy.close();
+  }
+});
