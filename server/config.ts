@@ -2,6 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import { checkedSecret, parseSigningSecrets } from "./callback/signature";
 import { LOOPBACK, type IngestAccessConfig } from "./demo/ingest-access";
+import { NetworkList } from "./net/networks";
 
 /** Every environment variable the product reads; README "Configuration" documents each. */
 export interface Config {
@@ -13,6 +14,8 @@ export interface Config {
   /** ACCESS_KEY_NAMES: the dashboard's names for MODERATION_ACCESS_KEYS, in the same order (never the keys themselves) */
   accessKeyNames: string[];
   allowPrivateNetworks: boolean;
+  /** ALLOW_NETWORKS: private networks (CIDR list) media and callback URLs may reach while other private addresses stay refused */
+  allowNetworks: NetworkList;
   publicBaseUrl: string | null;
   serviceBaseUrl: string | null; // dashboard → remote service; null = embedded
   serviceAccessKey: string | null;
@@ -140,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessKeys: keys.length ? keys : null,
     accessKeyNames: (env.ACCESS_KEY_NAMES ?? "").split(",").map((n) => n.trim()),
     allowPrivateNetworks: env.ALLOW_PRIVATE_NETWORKS === "1",
+    allowNetworks: NetworkList.parse(env.ALLOW_NETWORKS),
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, "") : null,
     serviceBaseUrl: env.SERVICE_BASE_URL ? env.SERVICE_BASE_URL.replace(/\/+$/, "") : null,
     serviceAccessKey: env.SERVICE_ACCESS_KEY || null,

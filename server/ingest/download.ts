@@ -5,6 +5,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Transform } from "node:stream";
 import { randomBytes } from "node:crypto";
+import type { NetworkList } from "../net/networks";
 import { pinnedRequest, type CheckedTarget } from "../net/pinned";
 import { UrlRefusedError, checkUrl } from "./url-guard";
 
@@ -27,6 +28,8 @@ export interface DownloadOptions {
   timeoutMs: number;
   allowPrivate: boolean;
   allowedOrigins?: string[];
+  /** ALLOW_NETWORKS: private networks the download (and each redirect) may reach */
+  allowNetworks?: NetworkList;
   maxRedirects?: number;
   /** Aborting rejects with the signal's reason (an AbortError), not a DownloadError. */
   signal?: AbortSignal;
@@ -70,7 +73,7 @@ export async function downloadToFile(url: string, dest: string, opts: DownloadOp
   try {
     let current = url;
     for (let hop = 0; ; hop++) {
-      const target = await checkUrl(current, { protocols: ["http", "https"], allowPrivate: opts.allowPrivate, allowedOrigins: opts.allowedOrigins });
+      const target = await checkUrl(current, { protocols: ["http", "https"], allowPrivate: opts.allowPrivate, allowedOrigins: opts.allowedOrigins, allowNetworks: opts.allowNetworks });
       const checked = target.url;
       signal.throwIfAborted();
       const res = await request(target, signal);

@@ -65,7 +65,9 @@ export function describeFormat(demuxer: string): string {
 export const decodeLimits = (maxPixels?: number): string[] => (maxPixels && maxPixels > 0 ? ["-max_pixels", String(Math.min(2 ** 31 - 1, Math.floor(maxPixels)))] : []);
 
 // Per scheme family: only what that family needs, so a playlist cannot pivot to file: or another scheme
-// (httpproxy: rtmps tunnels its TLS through the egress guard's proxy, server/ingest/live-egress.ts).
+// (httpproxy: rtmps tunnels its TLS through the egress guard's proxy, server/ingest/live-egress.ts). Under the egress
+// guard an http(s) input is the gateway's local URL and gets GATEWAY_PROTOCOLS instead (no https, tls, httpproxy);
+// these lists serve runs without the guard (ALLOW_PRIVATE_NETWORKS=1), where every address is allowed anyway.
 const NETWORK_PROTOCOLS: Record<string, string> = {
   http: "http,https,tcp,tls,crypto,httpproxy,hls",
   https: "http,https,tcp,tls,crypto,httpproxy,hls",

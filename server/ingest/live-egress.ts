@@ -50,10 +50,27 @@ export function withAddress(raw: string, address: string): string {
 const noop = async () => undefined;
 
 /**
+ * What ffmpeg may open for an http(s) input behind the gateway: plain http (to the gateway only: every URL it gets is
+ * local, and -http_proxy / http_proxy send any other http URL there too), tcp under it, and crypto for AES-128 HLS
+ * segments (crypto+http). No https, tls or httpproxy: the gateway speaks TLS upstream, so a playlist naming
+ * httpproxy://, https://, tcp://, file: or data: gets a URL ffmpeg refuses (the HLS demuxer itself opens only
+ * http*, file and data URLs).
+ */
+export const GATEWAY_PROTOCOLS = "http,tcp,crypto";
+
+/**
+ * Demuxers an http(s) live input may be read with: HLS and the containers live media and HLS segments come in.
+ * Left out: every demuxer that opens URLs named in its input without the HLS demuxer's scheme check (dash, concat,
+ * imf, sdp/rtp, image sequences…), so no other demuxer can be made to open a tcp: URL directly.
+ */
+export const LIVE_FORMATS = "hls,applehttp,flv,live_flv,mpegts,mov,matroska,aac,mp3,ac3,eac3,webvtt,ogg,wav,flac,mpeg,asf,avi";
+
+/**
  * Makes ffmpeg connect only where `egress` allows, to addresses resolved and checked here:
- * - http(s) (HTTP-FLV, HLS): a per-run egress proxy (server/net/egress-proxy.ts) named by -http_proxy and by the
- *   http_proxy variable (ffmpeg's TLS layer reads only the variable), so redirects, playlist reloads and every
- *   HLS segment are checked and pinned too;
+ * - http(s) (HTTP-FLV, HLS): ffmpeg opens a local URL of the per-run egress gateway (server/net/egress-proxy.ts),
+ *   which fetches the input itself (each redirect checked) and rewrites every playlist it passes on, so every
+ *   playlist reload, nested playlist, key and segment goes through it too; ffmpeg gets only the protocols above
+ *   and the formats above, and -http_proxy / http_proxy name the gateway for any http URL it was not given;
  * - rtmps: TLS, tunnelled through the same proxy with CONNECT;
  * - rtmp: resolved and checked here, then ffmpeg connects to the checked address literal (tcUrl keeps the name).
  *   ffmpeg's RTMP client follows no redirect to another host, so nothing else is reached.
@@ -73,6 +90,7 @@ export async function guardLiveInput(url: string, egress: EgressPolicy | undefin
   const proxy = await startEgressProxy(egress);
   // no_proxy would let ffmpeg bypass the proxy for matching hosts
   const env = { ...process.env, http_proxy: proxy.url, no_proxy: undefined, NO_PROXY: undefined };
-  const inputArgs = liveInputKind(url) === "rtmp" ? [] : ["-http_proxy", proxy.url];
-  return { url, inputArgs, env, proxy, close: () => proxy.close() };
+  if (liveInputKind(url) === "rtmp") return { url, inputArgs: [], env, proxy, close: () => proxy.close() };
+  const inputArgs = ["-protocol_whitelist", GATEWAY_PROTOCOLS, "-format_whitelist", LIVE_FORMATS, "-http_proxy", proxy.url];
+  return { url: proxy.localUrl(url), inputArgs, env, proxy, close: () => proxy.close() };
 }

@@ -78,8 +78,11 @@ export function startLivePull(o: LivePullOptions): LivePull {
       if (late) throw new Error(`live pull: cannot write to ${o.outDir}: ${late.message}`, { cause: late });
       if (state.stopped) return { reason: "stopped" };
       const end = liveEndOf(run, { isHls, bytesIn: counters.bytesIn });
-      const refused = input.proxy?.refused[0];
-      return end.reason === "failed" && refused ? { ...end, message: `${end.message} (refused by the egress guard: ${refused})` } : end;
+      if (end.reason !== "failed" || !input.proxy) return end;
+      // ffmpeg names the gateway's local URL: the caller knows the URL it gave
+      const message = input.proxy.originalsIn(end.message);
+      const refused = input.proxy.refused[0];
+      return { ...end, message: refused ? `${message} (refused by the egress guard: ${refused})` : message };
     } finally {
       await input.close();
     }

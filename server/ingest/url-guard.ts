@@ -1,5 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
+import type { NetworkList } from "../net/networks";
 import type { CheckedTarget } from "../net/pinned";
 import { isPrivateAddress } from "./ip-ranges";
 
@@ -36,11 +37,13 @@ export interface CheckUrlOptions {
   allowPrivate: boolean;
   /** Exact origins (e.g. "http://127.0.0.1:3000", "rtmp://127.0.0.1:1935") exempt from the private-address check. */
   allowedOrigins?: string[];
+  /** ALLOW_NETWORKS: private addresses inside these networks are allowed; every other private address stays refused. */
+  allowNetworks?: NetworkList;
 }
 
 /**
  * Parses `raw`, checks its scheme, resolves its host (every address) and refuses it when any address is
- * private, unless allowPrivate or its origin is listed. Returns the addresses checked, so the caller
+ * private and outside allowNetworks, unless allowPrivate or its origin is listed. Returns the addresses checked, so the caller
  * can connect to exactly those (no second lookup a DNS rebinding could answer differently).
  */
 export async function checkUrl(raw: string, opts: CheckUrlOptions): Promise<CheckedTarget> {
@@ -58,7 +61,9 @@ export async function checkUrl(raw: string, opts: CheckUrlOptions): Promise<Chec
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   // URL.origin is "null" for rtmp: and other non-special schemes; scheme://host[:port] works for all
   const exempt = opts.allowPrivate || (opts.allowedOrigins ?? []).includes(`${url.protocol}//${url.host}`);
-  if (!exempt && /(^|\.)localhost\.?$/i.test(host)) throw new UrlRefusedError("private-address", `${host} is a local name`);
+  const networks = opts.allowNetworks;
+  // a local name is refused outright unless networks are allowed: then each address it resolves to decides
+  if (!exempt && !networks?.size && /(^|\.)localhost\.?$/i.test(host)) throw new UrlRefusedError("private-address", `${host} is a local name`);
 
   let addresses: string[];
   if (isIP(host)) {
@@ -72,7 +77,7 @@ export async function checkUrl(raw: string, opts: CheckUrlOptions): Promise<Chec
     if (addresses.length === 0) throw new UrlRefusedError("unresolvable", `${host} has no addresses`);
   }
   if (!exempt) {
-    const bad = addresses.find(isPrivateAddress);
+    const bad = addresses.find((a) => isPrivateAddress(a) && !networks?.has(a));
     if (bad) throw new UrlRefusedError("private-address", `${host} resolves to a private address (${bad})`);
   }
   return { url, addresses };

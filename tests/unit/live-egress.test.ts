@@ -1,8 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { buildLiveArgs } from "../../server/ingest/live-args";
-import { guardLiveInput, rtmpTcUrl, withAddress } from "../../server/ingest/live-egress";
+import { GATEWAY_PROTOCOLS, guardLiveInput, LIVE_FORMATS, rtmpTcUrl, withAddress } from "../../server/ingest/live-egress";
 import { setResolver, UrlRefusedError } from "../../server/ingest/url-guard";
+import { startEgressProxy } from "../../server/net/egress-proxy";
+import { NetworkList } from "../../server/net/networks";
 
 test("rtmpTcUrl: the tcUrl ffmpeg would send (app = first segment, or two when a playpath follows)", () => {
   assert.equal(rtmpTcUrl("rtmp://live.example.com/live/stream-key"), "rtmp://live.example.com:1935/live");
@@ -55,7 +57,9 @@ test("guardLiveInput: rtmp pinned to the checked address with tcUrl naming the h
     const http = await guardLiveInput("https://cdn.test/live/index.m3u8", { allowPrivate: false });
     try {
       assert.ok(http.proxy);
-      assert.deepEqual(http.inputArgs, ["-http_proxy", http.proxy.url]);
+      assert.deepEqual(http.inputArgs, ["-protocol_whitelist", GATEWAY_PROTOCOLS, "-format_whitelist", LIVE_FORMATS, "-http_proxy", http.proxy.url]);
+      assert.ok(http.url.startsWith(`${http.proxy.url}/u/`) && http.url.endsWith("/index.m3u8"), `ffmpeg opens the gateway's URL, named as the input (${http.url})`);
+      assert.deepEqual(GATEWAY_PROTOCOLS.split(",").filter((p) => ["https", "tls", "httpproxy", "file", "data", "udp"].includes(p)), [], "no protocol that could connect past the gateway");
       assert.equal(http.env?.http_proxy, http.proxy.url, "ffmpeg's TLS layer reads only the environment variable");
       assert.equal(http.env?.no_proxy, undefined);
     } finally {
@@ -63,5 +67,31 @@ test("guardLiveInput: rtmp pinned to the checked address with tcUrl naming the h
     }
   } finally {
     setResolver(null);
+  }
+});
+
+test("the egress gateway: a target naming the gateway itself, a non-gateway path or a non-http scheme is refused with 403", async () => {
+  const proxy = await startEgressProxy({ allowPrivate: false, allowNetworks: NetworkList.parse("127.0.0.1/32") });
+  try {
+    const loop = await fetch(proxy.localUrl(proxy.localUrl("http://127.0.0.1:9/x.m3u8")));
+    assert.equal(loop.status, 403);
+    assert.match(proxy.refused.join("\n"), /names the egress gateway itself/);
+    assert.equal((await fetch(`${proxy.url}/refused/1/x.ts`)).status, 403);
+    assert.equal((await fetch(`${proxy.url}/u/${Buffer.from("file:///etc/passwd").toString("base64url")}/passwd`)).status, 403);
+    assert.match(proxy.refused.join("\n"), /protocol file: is not allowed/);
+    assert.equal(proxy.originalsIn(`${proxy.localUrl("https://cdn.example/a/index.m3u8")}: Server returned 404`), "https://cdn.example/a/index.m3u8: Server returned 404");
+  } finally {
+    await proxy.close();
+  }
+});
+
+test("the egress gateway's local URLs keep the target's file name (ffmpeg probes by extension), made safe", async () => {
+  const proxy = await startEgressProxy({ allowPrivate: false });
+  try {
+    assert.match(proxy.localUrl("https://cdn.example/live/index.m3u8?token=1"), /\/u\/[A-Za-z0-9_-]+\/index\.m3u8$/);
+    assert.match(proxy.localUrl("https://cdn.example/a/%zz%E0%A4%A.ts"), /\/u\/[A-Za-z0-9_-]+\/_zz_E0_A4_A\.ts$/, "a malformed %-sequence does not throw");
+    assert.match(proxy.localUrl("https://cdn.example/"), /\/media$/);
+  } finally {
+    await proxy.close();
   }
 });
