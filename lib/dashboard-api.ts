@@ -49,6 +49,8 @@ export interface DashboardConfig {
   serviceBaseUrl: string;
   embedded: boolean;
   pollIntervalMs: number;
+  /** UPLOAD_MAX_MB; null: this server takes no uploads */
+  uploadMaxMb: number | null;
 }
 
 // ---- live streams ----

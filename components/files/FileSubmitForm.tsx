@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { CaptureMode } from "@/lib/dashboard-api";
 import { typeSupport } from "@/components/capabilities/match";
+import { useConfigQuery } from "@/components/hooks/queries/useConfigQuery";
 import { useCapabilitiesQuery } from "@/components/hooks/queries/useCapabilitiesQuery";
 import { useSubmitFileMutation } from "@/components/hooks/queries/useSubmitFileMutation";
 import { useCheckedSubmit } from "@/components/hooks/useCheckedSubmit";
@@ -10,6 +11,7 @@ import TypeChecklist from "@/components/shared/TypeChecklist";
 import { useSupportedChoice } from "@/components/shared/type-choice";
 import ErrorNote from "@/components/ui/ErrorNote";
 import { Field, inputCls, SubmitArea, TitleField, Toggle } from "@/components/ui/form";
+import UploadZone from "./UploadZone";
 import {
   buildSubmitInput, CAPTURE_MODES, FORM_AUDIO_TYPES, FORM_IMG_TYPES, INITIAL_FORM, toggleAudioType, type FileFormState,
 } from "./form-model";
@@ -46,6 +48,7 @@ function CaptureParams({ state, set }: { state: FileFormState; set: (patch: Part
 
 export default function FileSubmitForm() {
   const capsQuery = useCapabilitiesQuery();
+  const configQuery = useConfigQuery();
   const caps = capsQuery.data?.capabilities;
   const submit = useSubmitFileMutation();
   const [state, setState] = useState<FileFormState>(INITIAL_FORM);
@@ -111,6 +114,14 @@ export default function FileSubmitForm() {
 
       {formError !== null && <ErrorNote testId="form-error" error={formError} />}
       {submit.isError && <ErrorNote testId="form-error" prefix="Rejected:" error={submit.error} />}
+      <UploadZone
+        maxMb={configQuery.data?.uploadMaxMb ?? null}
+        settings={() => {
+          const audio = state.audioTypes.filter((t) => typeSupport(caps, "audio", t).supported !== false);
+          const built = buildSubmitInput({ ...state, url: state.url.trim() || "upload" }, img.usable());
+          return "input" in built ? { input: { ...built.input, audioTypes: audio.length ? audio : ["NONE"] } as Record<string, unknown> } : { error: built.error };
+        }}
+      />
     </form>
   );
 }

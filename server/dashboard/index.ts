@@ -63,7 +63,7 @@ export function createDashboard(o: DashboardOptions) {
     },
     /** A callback body the embedded engine queued (server/app.ts): an API stream's is recorded as its receiver would. */
     mirrorCallback: (q: QueuedCallback): Promise<void> => api?.onQueued(q) ?? Promise.resolve(),
-    config: (): DashboardConfig => ({ serviceBaseUrl: o.serviceBaseUrl, embedded: o.embedded, pollIntervalMs: o.pollIntervalMs }),
+    config: (): DashboardConfig => ({ serviceBaseUrl: o.serviceBaseUrl, embedded: o.embedded, pollIntervalMs: o.pollIntervalMs, uploadMaxMb: o.uploads ? Math.round(o.uploads.maxBytes / 1048576) : null }),
     capabilities: () => o.capabilities(),
 
     async listFiles(): Promise<FileSummary[]> {

@@ -85,6 +85,7 @@ export function createUploads(o: { mediaRoot: string; secret: Buffer; maxBytes: 
   }
 
   return {
+    maxBytes: o.maxBytes,
     receive,
     /** A link the service may fetch for the retention of the task (RESULT_RETENTION_HOURS), default 24 h. */
     link(origin: string, f: Pick<UploadedFile, "id" | "name">): string {
