@@ -143,3 +143,30 @@ export function globMatch(pattern: string, value: string): boolean {
   while (pi < p.length && p[pi] === "*") pi++;
   return pi === p.length;
 }
+
+export interface BacktestSource {
+  requestId: string;
+  kind: "stream" | "file";
+  title: string | null;
+  /** when the rule would first have acted: Unix s (streams) or offset s (files) */
+  firstAt: number;
+  fires: number;
+  actions: string[];
+  hits: RuleHit[];
+  /** the reviewers' later decisions on this source's incidents */
+  decisions: { confirmed: number; cleared: number; escalated: number; open: number };
+}
+export interface BacktestResult {
+  since: string;
+  hitsRead: number;
+  truncated: boolean;
+  sources: BacktestSource[];
+  summary: { sources: number; wouldClose: number; confirmedViolations: number; cleared: number; undecided: number };
+}
+export interface BacktestJob {
+  id: string;
+  state: "running" | "done" | "cancelled" | "failed";
+  progress: { hitsRead: number; of: number | null };
+  result?: BacktestResult;
+  error?: string;
+}

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, asc, eq, gt, gte, sql } from "drizzle-orm";
 import type { IncidentHit } from "../../lib/incidents";
-import type { RuleHit, RuleInput } from "../../lib/rules";
+import type { BacktestJob, BacktestResult, BacktestSource, RuleHit, RuleInput } from "../../lib/rules";
 import type { Db } from "../store/db";
 import { incidentHits, incidents } from "../store/schema";
 import { describeAction } from "./actions";
@@ -11,33 +11,6 @@ import { sourceInfo } from "./source";
 /** Bounded work: at most this many stored hits are read per backtest (the answer says when it stopped there). */
 export const BACKTEST_MAX_HITS = 200_000;
 const PAGE = 2000;
-
-export interface BacktestSource {
-  requestId: string;
-  kind: "stream" | "file";
-  title: string | null;
-  /** when the rule would first have acted: Unix s (streams) or offset s (files) */
-  firstAt: number;
-  fires: number;
-  actions: string[];
-  hits: RuleHit[];
-  /** the reviewers' later decisions on this source's incidents */
-  decisions: { confirmed: number; cleared: number; escalated: number; open: number };
-}
-export interface BacktestResult {
-  since: string;
-  hitsRead: number;
-  truncated: boolean;
-  sources: BacktestSource[];
-  summary: { sources: number; wouldClose: number; confirmedViolations: number; cleared: number; undecided: number };
-}
-export interface BacktestJob {
-  id: string;
-  state: "running" | "done" | "cancelled" | "failed";
-  progress: { hitsRead: number; of: number | null };
-  result?: BacktestResult;
-  error?: string;
-}
 
 const toRuleHit = (media: string, itemId: string, label: string, h: IncidentHit): RuleHit => {
   const lists = new Set<string>();

@@ -3,7 +3,6 @@ import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { RuleAction, RuleHit, RuleInput } from "../../lib/rules";
 import type { IncidentFeedInput } from "../incidents/feed";
 import { hitsOfFileResult, hitsOfStreamCallback } from "../incidents/hits";
-import type { Db } from "../store/db";
 import { incidentHits, incidents } from "../store/schema";
 import { describeAction, runAction, type ActionDeps, type Firing } from "./actions";
 import { hitMatches, ruleHitOf, sourceMatches, windowKey } from "./match";

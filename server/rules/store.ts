@@ -42,9 +42,11 @@ export async function patchRule(db: Db, id: string, patch: RulePatch, username: 
     const { position, ...fields } = patch;
     const merged: RuleInput = { ...cur.definition, ...fields };
     if (fields.then) {
-      merged.then = fields.then.map((a, i) => {
-        const old = cur.definition.then[i];
-        return a.action === "webhook" && a.secret === "********" && old?.action === "webhook" ? { ...a, secret: old.secret } : a;
+      // a webhook sent back without its secret (or masked) keeps the stored secret of the same URL
+      merged.then = fields.then.map((a) => {
+        if (a.action !== "webhook" || (a.secret !== undefined && a.secret !== "********")) return a;
+        const old = cur.definition.then.find((o) => o.action === "webhook" && o.url === a.url);
+        return old?.action === "webhook" && old.secret ? { ...a, secret: old.secret } : { action: a.action, url: a.url };
       });
     }
     const now = new Date();
