@@ -1,4 +1,5 @@
 // Socket.io event map shared by the hub (server) and the dashboard (browser).
+import type { RuleHit } from "./rules";
 import type { RiskLevel, StreamEvent, StreamSummary } from "./dashboard-api";
 import type { Incident } from "./incidents";
 import type { StreamHealthUpdate } from "./stream-health";
@@ -25,6 +26,19 @@ export interface ServerToClientEvents {
   "stream:health": (u: StreamHealthUpdate) => void;
   /** to INCIDENTS_ROOM: an incident was created, extended, decided or assigned */
   incident: (i: Incident) => void;
+  /** to INCIDENTS_ROOM: a live rule raised a priority alert (server/rules) */
+  "rule:alert": (a: RuleAlert) => void;
+}
+
+/** A live rule's priority alert: which rule, on which source, with the hits that made it fire. */
+export interface RuleAlert {
+  ruleId: string;
+  ruleName: string;
+  requestId: string;
+  title: string | null;
+  message: string;
+  hits: RuleHit[];
+  at: string;
 }
 
 export interface ClientToServerEvents {

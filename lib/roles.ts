@@ -12,6 +12,7 @@ export const PERMISSIONS = [
   "policy:edit",
   "users:manage",
   "audit:view",
+  "rules:edit",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -23,6 +23,8 @@ import { createIncidents } from "./incidents";
 import { registerIncidentFeed } from "./incidents/feed";
 import { createUploads } from "./dashboard/uploads";
 import { dataDirSecret } from "./service/access-keys";
+import { createRules } from "./rules";
+import { INCIDENTS_ROOM } from "../lib/events";
 import { mediaReader } from "./incidents/media";
 import { accessKeyNames } from "./dashboard/api-tasks";
 import { watchEngine } from "./metrics";
@@ -174,10 +176,28 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     readMedia: mediaReader({ mediaRoot: engine?.ctx.mediaRoot ?? null, serviceOrigin: config.serviceBaseUrl ? new URL(config.serviceBaseUrl).origin : null }),
     log,
   });
-  registerIncidentFeed(store.db, incidents.feed);
-  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth, { onItemReview: (r) => incidents.decideByItem(r) }), status, incidents });
+  // rules run after a callback's incidents are grouped (incident conditions see them); never act twice (server/rules)
+  const rules = createRules({
+    db: store.db,
+    closeStream: (id) => dashboardApi.streams.close(id),
+    decide: async (id, note, by) => (await incidents.decide(id, { decision: "confirmed", note }, by)) !== null,
+    assign: async (id, assignee, by) => {
+      const a = await incidents.assign(id, { assignee }, by);
+      return a.ok ? { ok: true } : { ok: false, error: a.error };
+    },
+    alert: (a) => void hub.io.to(INCIDENTS_ROOM).emit("rule:alert", { ...a, at: new Date().toISOString() }),
+    allowPrivateNetworks: config.allowPrivateNetworks,
+    audit: (e) => auth.audit({ ...e, ip: "rule", role: null }),
+    log,
+  });
+  registerIncidentFeed(store.db, async (input) => {
+    await incidents.feed(input);
+    await rules.feed(input);
+  });
+  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth, { onItemReview: (r) => incidents.decideByItem(r) }), status, incidents, rules });
   await engine?.start();
   retention.start();
+  void rules.resume();
 
   return {
     url: local,

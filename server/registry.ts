@@ -1,5 +1,6 @@
 // Process-wide singletons, set once by the custom server, read by Next route handlers
 // (Next bundles route handlers separately, so module-level singletons would be different objects).
+import type { Rules } from "./rules";
 import type { Engine } from "./engine";
 import type { Dashboard } from "./dashboard";
 import type { Hub } from "./hub";
@@ -18,6 +19,8 @@ export interface Registry {
   status: Status;
   /** Incidents and the review queue */
   incidents: Incidents;
+  /** Rules that act on their own (server/rules) */
+  rules: Rules;
 }
 
 const KEY = Symbol.for("moderation-platform.registry");

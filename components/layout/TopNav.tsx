@@ -20,6 +20,7 @@ const LINKS: Array<{ href: string; label: string; permission?: Permission }> = [
   { href: "/status", label: "Status" },
   { href: "/users", label: "Users", permission: "users:manage" },
   { href: "/audit", label: "Audit", permission: "audit:view" },
+  { href: "/rules", label: "Rules", permission: "rules:edit" },
 ];
 
 function UserMenu() {

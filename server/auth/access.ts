@@ -64,6 +64,10 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   { methods: ["POST"], path: /^\/api\/lists\/(faces|images|audio)$/, access: "lists:edit", audit: "list.change", maxBodyBytes: UPLOAD_BODY_MAX },
   { methods: WRITE, path: /^\/api\/lists(\/|$)/, access: "lists:edit", audit: "list.change" },
   { methods: WRITE, path: /^\/api\/policy(\/|$)/, access: "policy:edit", audit: "policy.change" },
+  // rules that act on their own (server/rules): supervisors' (reading shows webhook targets); a backtest only reads
+  { methods: ["POST", "DELETE"], path: /^\/api\/rules\/backtest(\/|$)/, access: "rules:edit", audit: "rule.backtest" },
+  { methods: WRITE, path: /^\/api\/rules(\/|$)/, access: "rules:edit", audit: "rule.change" },
+  { methods: ["GET", "HEAD"], path: /^\/(api\/)?rules(\/|$)/, access: "rules:edit" },
   // everything else: reading needs a session with "view"; unknown writes are supervisors'
   { methods: ["GET", "HEAD"], path: /^\//, access: "view" },
   { methods: ANY, path: /^\//, access: "users:manage", audit: "other.change" },

@@ -67,7 +67,8 @@ export function createStreamsDashboard(d: StreamsDeps) {
       const fresh = await load(requestId);
       if (fresh && fresh.status === "running") {
         // without returnFinishInfo no stream-end arrives: record the close ourselves
-        await d.db.update(dashboardStreams).set({ status: "ended", endedAt: new Date(), endReason: "closed" }).where(eq(dashboardStreams.requestId, requestId));
+        // a rule's close wrote its own reason first (server/rules/actions.ts): kept
+        await d.db.update(dashboardStreams).set({ status: "ended", endedAt: new Date(), endReason: fresh.endReason ?? "closed" }).where(eq(dashboardStreams.requestId, requestId));
         const ended = await load(requestId);
         if (ended) d.publishSummary(toSummary(ended));
       }

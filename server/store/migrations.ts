@@ -1,3 +1,5 @@
+import { RULE_MIGRATIONS } from "../rules/migrations";
+
 /** Ordered SQL migrations; applied once each, recorded in schema_migrations. Never edit a shipped one. */
 export const MIGRATIONS: ReadonlyArray<{ id: string; sql: string }> = [
   {
@@ -303,4 +305,6 @@ ALTER TABLE review_decisions ADD COLUMN item_label text;
 ALTER TABLE incident_decisions ADD COLUMN item_label text;
 `,
   },
+  // rules (server/rules/migrations.ts)
+  ...RULE_MIGRATIONS,
 ];
