@@ -187,6 +187,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     },
     alert: (a) => void hub.io.to(INCIDENTS_ROOM).emit("rule:alert", { ...a, at: new Date().toISOString() }),
     allowPrivateNetworks: config.allowPrivateNetworks,
+    allowNetworks: config.allowNetworks,
     audit: (e) => auth.audit({ ...e, ip: "rule", role: null }),
     log,
   });

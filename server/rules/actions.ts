@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { RuleAction, RuleHit } from "../../lib/rules";
 import { signWebhook } from "../callback/signature";
 import { checkUrl } from "../ingest/url-guard";
+import type { NetworkList } from "../net/networks";
 import { pinnedRequest } from "../net/pinned";
 import type { Db } from "../store/db";
 import { dashboardStreams } from "../store/schema";
@@ -16,6 +17,8 @@ export interface ActionDeps {
   route?: (incidentId: string, queue: string, by: string) => Promise<{ ok: boolean; error?: string }>;
   alert: (a: { ruleId: string; ruleName: string; requestId: string; title: string | null; message: string; hits: RuleHit[] }) => void;
   allowPrivateNetworks: boolean;
+  /** ALLOW_NETWORKS: private networks a webhook may reach */
+  allowNetworks?: NetworkList;
   log: (m: string) => void;
 }
 
@@ -94,7 +97,7 @@ async function deliverWebhook(d: ActionDeps, a: Extract<RuleAction, { action: "w
   for (const wait of RETRY_DELAYS_MS) {
     if (wait) await new Promise((r) => setTimeout(r, wait));
     try {
-      const target = await checkUrl(a.url, { protocols: ["http", "https"], allowPrivate: d.allowPrivateNetworks });
+      const target = await checkUrl(a.url, { protocols: ["http", "https"], allowPrivate: d.allowPrivateNetworks, allowNetworks: d.allowNetworks });
       const ts = Math.floor(Date.now() / 1000);
       const headers: Record<string, string | number> = { "content-type": "application/json", "content-length": Buffer.byteLength(body), "user-agent": "moderation-platform/1 rule", "webhook-id": `msg_${f.activityId}`, "webhook-timestamp": String(ts) };
       if (a.secret) headers["webhook-signature"] = signWebhook(a.secret, `msg_${f.activityId}`, ts, body);
