@@ -37,8 +37,8 @@ WHERE i.id = p.incident_id;
     sql: `
 ALTER TABLE dashboard_streams ADD COLUMN token_id text;
 ALTER TABLE dashboard_files ADD COLUMN token_id text;
-CREATE INDEX dashboard_streams_token_idx ON dashboard_streams (token_id);
-CREATE INDEX dashboard_files_token_idx ON dashboard_files (token_id);
+CREATE INDEX dashboard_streams_token_id_idx ON dashboard_streams (token_id);
+CREATE INDEX dashboard_files_token_id_idx ON dashboard_files (token_id);
 UPDATE dashboard_streams s SET token_id = NULLIF(t.request->'data'->>'tokenId', '')
 FROM tasks t WHERE t.request_id = s.request_id AND NOT (t.key_id = 'dashboard' AND t.request->'data'->>'tokenId' = 'dashboard');
 UPDATE dashboard_files f SET token_id = NULLIF(t.request->'data'->>'tokenId', '')
