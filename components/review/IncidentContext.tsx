@@ -14,9 +14,10 @@ function IncidentRow({ i }: { i: ContextIncident }) {
   return (
     <li data-testid="context-incident" data-id={i.id} data-status={i.status} className="flex flex-wrap items-center gap-x-2 gap-y-0.5 py-1">
       <RiskBadge level={i.riskLevel} size="sm" />
-      <Link href={i.href} className="font-medium text-sky-300 hover:underline">
+      {/* a full load: the review page reads ?id= once, as a shared link is opened */}
+      <a href={i.href} className="font-medium text-sky-300 hover:underline">
         {i.labelName} {incidentTime(i, i.start)}
-      </Link>
+      </a>
       {i.decision ? (
         <span className="min-w-0 truncate text-zinc-400">
           <span className={DECISION_TONE[i.decision.decision]}>{DECISION_NAMES[i.decision.decision]}</span> by {i.decision.username}
