@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import type { ReactNode } from "react";
 import RiskBadge from "@/components/ui/RiskBadge";
 import { formatDateTime } from "@/components/ui/format";
 import { contextHeadline, type ContextIncident, type ContextSource, type IncidentContext as Context } from "@/lib/incident-context";
@@ -47,7 +48,7 @@ function SourceRow({ s }: { s: ContextSource }) {
 }
 
 /** The newest few items, the rest behind "Show all". */
-function Folded<T>({ items, total, render, what }: { items: T[]; total: number; render: (t: T, n: number) => React.ReactNode; what: string }) {
+function Folded<T>({ items, total, render, what }: { items: T[]; total: number; render: (t: T, n: number) => ReactNode; what: string }) {
   if (items.length === 0) return null;
   const more = total - Math.min(SHOWN, items.length);
   return (
