@@ -28,8 +28,8 @@ export function TitleField({ id, value, onChange }: { id: string; value: string;
 /** The end user a video or stream belongs to (the contract's tokenId): the review page lists that user's history. */
 export function EndUserField({ id, value, onChange }: { id: string; value: string; onChange: (tokenId: string) => void }) {
   return (
-    <Field label="End user (tokenId)" htmlFor={id} className="min-w-40 flex-1">
-      <input id={id} className={inputCls} maxLength={64} placeholder="optional, e.g. the uploader's id" value={value} onChange={(e) => onChange(e.target.value)} />
+    <Field label="End user" htmlFor={id} className="min-w-40 flex-1">
+      <input id={id} className={inputCls} maxLength={64} placeholder="optional tokenId" title="The end user's id (the contract's tokenId): the review page lists that user's other streams, files and incidents" value={value} onChange={(e) => onChange(e.target.value)} />
     </Field>
   );
 }
