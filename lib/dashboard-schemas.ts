@@ -1,7 +1,12 @@
 import { z } from "zod";
 
 /** An end user's id as the contract's tokenId (empty: none). */
-const EndUser = z.string().trim().max(64).regex(/^[^\u0000-\u001f]*$/, "no control characters").optional();
+const EndUser = z
+  .string()
+  .trim()
+  .max(64)
+  .refine((s) => ![...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), "no control characters")
+  .optional();
 
 /** Validation of the dashboard's own submit form (app/api/files POST). */
 export const FileSubmitInput = z.object({
