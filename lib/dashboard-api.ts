@@ -18,6 +18,8 @@ export interface FileSubmitInput {
   returnAllImg: boolean;
   returnAllAudio: boolean;
   title?: string;
+  /** the end user (contract tokenId) of the video; absent: none known */
+  tokenId?: string;
 }
 
 export interface FileSummary {
@@ -60,6 +62,8 @@ export type StreamKind = "video" | "audio";
 export interface StreamStartInput {
   kind: StreamKind;
   url: string;
+  /** the end user (contract tokenId) of the stream; absent: none known */
+  tokenId?: string;
   title?: string;
   /** video: frame capture cadence in seconds (1–60, default 3) */
   detectFrequency?: number;

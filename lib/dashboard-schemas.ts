@@ -1,5 +1,13 @@
 import { z } from "zod";
 
+/** An end user's id as the contract's tokenId (empty: none). */
+const EndUser = z
+  .string()
+  .trim()
+  .max(64)
+  .refine((s) => ![...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), "no control characters")
+  .optional();
+
 /** Validation of the dashboard's own submit form (app/api/files POST). */
 export const FileSubmitInput = z.object({
   url: z.string().trim().min(1, "video URL is required").max(600),
@@ -12,6 +20,8 @@ export const FileSubmitInput = z.object({
   returnAllImg: z.boolean(),
   returnAllAudio: z.boolean(),
   title: z.string().max(128).optional(),
+  /** the end user (contract tokenId) the video belongs to; the incident detail lists that user's history */
+  tokenId: EndUser,
 });
 
 /** Validation of the dashboard's stream start form (app/api/streams POST). */
@@ -19,6 +29,8 @@ export const StreamStartInput = z.object({
   kind: z.enum(["video", "audio"]),
   url: z.string().trim().min(1, "stream URL is required").max(600),
   title: z.string().max(64).optional(),
+  /** the end user (contract tokenId) the stream belongs to; the incident detail lists that user's history */
+  tokenId: EndUser,
   detectFrequency: z.number().int().min(1).max(60).optional(),
   imgTypes: z.array(z.string().max(32)).max(16),
   audioTypes: z.array(z.string().max(32)).max(16),

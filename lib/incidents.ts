@@ -38,6 +38,22 @@ export interface IncidentHit {
   evidence: Evidence;
 }
 
+const PEAK_LEVEL_RANK: Record<RiskLevel, number> = { PASS: 0, REVIEW: 1, REJECT: 2 };
+
+/**
+ * The one peak order (issue #26.1), used wherever a peak is chosen: the worst level first (REJECT > REVIEW > PASS),
+ * then the highest score, then the earliest. Negative when `a` comes first (is the better peak), like a sort comparator.
+ */
+export function peakOrder(a: Pick<IncidentHit, "riskLevel" | "score" | "t">, b: Pick<IncidentHit, "riskLevel" | "score" | "t">): number {
+  return PEAK_LEVEL_RANK[b.riskLevel] - PEAK_LEVEL_RANK[a.riskLevel] || b.score - a.score || a.t - b.t;
+}
+
+/** The peak of a non-empty list of hits by peakOrder (the first of equals). */
+export function peakOf<H extends Pick<IncidentHit, "riskLevel" | "score" | "t">>(hits: readonly H[]): H {
+  if (hits.length === 0) throw new Error("peakOf: no hits");
+  return hits.reduce((best, h) => (peakOrder(h, best) < 0 ? h : best));
+}
+
 export interface IncidentSource {
   kind: IncidentSourceKind;
   requestId: string;

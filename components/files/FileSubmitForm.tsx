@@ -10,7 +10,7 @@ import { useCheckedSubmit } from "@/components/hooks/useCheckedSubmit";
 import TypeChecklist from "@/components/shared/TypeChecklist";
 import { useSupportedChoice } from "@/components/shared/type-choice";
 import ErrorNote from "@/components/ui/ErrorNote";
-import { Field, inputCls, SubmitArea, TitleField, Toggle } from "@/components/ui/form";
+import { EndUserField, Field, inputCls, SubmitArea, TitleField, Toggle } from "@/components/ui/form";
 import UploadZone from "./UploadZone";
 import {
   buildSubmitInput, CAPTURE_MODES, FORM_AUDIO_TYPES, FORM_IMG_TYPES, INITIAL_FORM, toggleAudioType, type FileFormState,
@@ -72,6 +72,7 @@ export default function FileSubmitForm() {
           <input id="f-url" type="url" required className={inputCls} placeholder="https://cdn.example/video.mp4" value={state.url} onChange={(e) => set({ url: e.target.value })} />
         </Field>
         <TitleField id="f-title" value={state.title} onChange={(title) => set({ title })} />
+        <EndUserField id="f-token" value={state.tokenId} onChange={(tokenId) => set({ tokenId })} />
       </div>
 
       <div className="flex flex-wrap items-end gap-3">

@@ -24,6 +24,7 @@ export interface FileFormState {
   returnAllAudio: boolean;
   callback: string;
   title: string;
+  tokenId: string;
 }
 
 export const INITIAL_FORM: FileFormState = {
@@ -38,6 +39,7 @@ export const INITIAL_FORM: FileFormState = {
   returnAllAudio: false,
   callback: "",
   title: "",
+  tokenId: "",
 };
 
 /** NONE excludes every other audio type; an empty choice falls back to NONE. */
@@ -94,6 +96,7 @@ export function buildSubmitInput(s: FileFormState, imgTypes: string[]): Built {
   if (typeof capture === "string") return { error: capture };
   const callback = s.callback.trim();
   const title = s.title.trim();
+  const tokenId = s.tokenId.trim();
   return {
     input: {
       url,
@@ -105,6 +108,7 @@ export function buildSubmitInput(s: FileFormState, imgTypes: string[]): Built {
       returnAllAudio: s.returnAllAudio,
       ...(callback !== "" ? { callback } : {}),
       ...(title !== "" ? { title } : {}),
+      ...(tokenId !== "" ? { tokenId } : {}),
     },
   };
 }

@@ -9,6 +9,8 @@ import { inputCls } from "@/components/ui/form";
 import { incidentTime, INCIDENT_DECISIONS, DECISION_NAMES, type Incident, type IncidentDecision, type IncidentDetail as Detail } from "@/lib/incidents";
 import DecisionNote from "./DecisionNote";
 import Evidence from "./Evidence";
+import IncidentContext from "./IncidentContext";
+import type { IncidentContext as Context } from "@/lib/incident-context";
 
 const KEYS: Record<IncidentDecision, string> = { confirmed: "c", cleared: "x", escalated: "e" };
 
@@ -16,6 +18,8 @@ const KEYS: Record<IncidentDecision, string> = { confirmed: "c", cleared: "x", e
 export default function IncidentDetail(p: {
   incident: Incident;
   detail: Detail | undefined;
+  /** the history beside the decision (GET /api/incidents/<id> `context`) */
+  context?: Context | null;
   canDecide: boolean;
   note: string;
   setNote: (n: string) => void;
@@ -57,6 +61,7 @@ export default function IncidentDetail(p: {
               </div>
             </div>
             <Evidence ev={peak.evidence} />
+            <IncidentContext context={p.context} kind={i.source.kind} loading={p.detail === undefined} />
           </div>
         </div>
 

@@ -118,7 +118,7 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
           <IncidentList incidents={incidents} currentId={current?.id ?? null} checked={checked} onSelect={select} onCheck={(id, on) => setChecked((s) => { const n = new Set(s); if (on) n.add(id); else n.delete(id); return n; })} />
         </Panel>
         {current ? (
-          <IncidentDetail incident={current} detail={detail.data?.incident.id === current.id ? detail.data.incident : undefined} canDecide={canDecide} note={note} setNote={setNote} onDecide={decideCurrent} onAssignMe={assignMe} busy={decide.isPending || assign.isPending} error={decide.error ?? assign.error} />
+          <IncidentDetail incident={current} detail={detail.data?.incident.id === current.id ? detail.data.incident : undefined} context={detail.data?.incident.id === current.id ? detail.data.context : undefined} canDecide={canDecide} note={note} setNote={setNote} onDecide={decideCurrent} onAssignMe={assignMe} busy={decide.isPending || assign.isPending} error={decide.error ?? assign.error} />
         ) : (
           <Panel title="Incident">
             <p className="p-6 text-center text-sm text-zinc-500">Nothing to review here.</p>

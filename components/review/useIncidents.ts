@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tansta
 import { apiJson } from "@/components/api/http";
 import { useSocketRoom } from "@/components/hooks/useSocket";
 import { INCIDENTS_ROOM } from "@/lib/events";
+import type { IncidentContext } from "@/lib/incident-context";
 import { incidentQueryString, type Incident, type IncidentDecision, type IncidentDetail, type IncidentQuery } from "@/lib/incidents";
 
 export const incidentKeys = {
@@ -25,7 +26,7 @@ export function useIncidentsQuery(q: IncidentQuery) {
 export function useIncidentQuery(id: string | null) {
   return useQuery({
     queryKey: incidentKeys.one(id ?? ""),
-    queryFn: ({ signal }) => apiJson<{ incident: IncidentDetail }>(`/api/incidents/${id}`, { signal }),
+    queryFn: ({ signal }) => apiJson<{ incident: IncidentDetail; context: IncidentContext | null }>(`/api/incidents/${id}`, { signal }),
     enabled: id !== null,
   });
 }
@@ -39,6 +40,12 @@ export function useIncidentsLive(): void {
     (i) => {
       void client.invalidateQueries({ queryKey: ["incidents", "list"] });
       void client.invalidateQueries({ queryKey: incidentKeys.one(i.id), exact: true });
+      // an open detail whose history lists it (same source, same end user) shows its new decision too
+      for (const [key, data] of client.getQueriesData<{ incident?: Incident; context?: IncidentContext | null }>({ queryKey: ["incidents", "one"] })) {
+        const c = data?.context;
+        const related = data?.incident?.source.requestId === i.source.requestId || c?.sameUser.some((x) => (x.type === "incident" ? x.id === i.id : x.requestId === i.source.requestId));
+        if (c && related) void client.invalidateQueries({ queryKey: key, exact: true });
+      }
     },
     () => void client.invalidateQueries({ queryKey: incidentKeys.all }),
   );

@@ -9,7 +9,7 @@ import { typeSupport } from "@/components/capabilities/match";
 import TypeChecklist from "@/components/shared/TypeChecklist";
 import { toggleIn, useSupportedChoice } from "@/components/shared/type-choice";
 import ErrorNote from "@/components/ui/ErrorNote";
-import { Field, inputCls, SubmitArea, TitleField, Toggle } from "@/components/ui/form";
+import { EndUserField, Field, inputCls, SubmitArea, TitleField, Toggle } from "@/components/ui/form";
 import {
   audioEnabled, AUDIO_STREAM_TYPES, buildStreamInput, FORM_IMG_TYPES, STREAM_URL_HINT, toggleAudioType, VIDEO_AUDIO_TYPES,
   type StreamFormState,
@@ -72,6 +72,7 @@ export default function StreamStartForm({ state, set }: { state: StreamFormState
           <input id="s-url" type="url" required className={inputCls} placeholder="rtmp://live.example/app/stream" value={state.url} onChange={(e) => set({ url: e.target.value })} />
         </Field>
         <TitleField id="s-title" value={state.title} onChange={(title) => set({ title })} />
+        <EndUserField id="s-token" value={state.tokenId} onChange={(tokenId) => set({ tokenId })} />
       </div>
 
       {video ? (

@@ -15,6 +15,7 @@ export interface StreamFormState {
   kind: StreamKind;
   url: string;
   title: string;
+  tokenId: string;
   /** seconds between captured frames (video) */
   interval: string;
   videoAudioTypes: string[];
@@ -31,6 +32,7 @@ export const INITIAL_STREAM_FORM: StreamFormState = {
   kind: "video",
   url: "",
   title: "",
+  tokenId: "",
   interval: "3",
   videoAudioTypes: ["NONE"],
   audioStreamTypes: ["POLITY", "EROTIC", "ADVERT"],
@@ -85,6 +87,7 @@ export function buildStreamInput(s: StreamFormState, imgTypes: string[]): Built 
     returnAllText: s.returnAllText,
     returnFinishInfo: s.returnFinishInfo,
     ...(title !== "" ? { title } : {}),
+    ...(s.tokenId.trim() !== "" ? { tokenId: s.tokenId.trim() } : {}),
     ...(audioStep !== undefined ? { audioDetectStep: audioStep } : {}),
   };
   if (s.kind === "audio") {

@@ -25,6 +25,15 @@ export function TitleField({ id, value, onChange }: { id: string; value: string;
   );
 }
 
+/** The end user a video or stream belongs to (the contract's tokenId): the review page lists that user's history. */
+export function EndUserField({ id, value, onChange }: { id: string; value: string; onChange: (tokenId: string) => void }) {
+  return (
+    <Field label="End user" htmlFor={id} className="min-w-40 flex-1">
+      <input id={id} className={inputCls} maxLength={64} placeholder="optional tokenId" title="The end user's id (the contract's tokenId): the review page lists that user's other streams, files and incidents" value={value} onChange={(e) => onChange(e.target.value)} />
+    </Field>
+  );
+}
+
 /** An on/off option as a small labelled checkbox. */
 export function Toggle({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange: (v: boolean) => void; hint?: string }) {
   return (

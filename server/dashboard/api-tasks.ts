@@ -107,6 +107,7 @@ export function createApiTasks(d: ApiTasksDeps) {
         detectStep: typeof data.detectStep === "number" ? data.detectStep : null,
         origin: "api",
         keyName,
+        tokenId: str(data.tokenId),
       })
       .onConflictDoNothing();
     const row = (await loadStream(task.requestId))!;
@@ -132,6 +133,7 @@ export function createApiTasks(d: ApiTasksDeps) {
         createdAt: task.createdAt,
         origin: "api",
         keyName,
+        tokenId: str(data.tokenId),
       })
       .onConflictDoNothing();
     filesSeen.add(task.requestId);

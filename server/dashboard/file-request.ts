@@ -2,7 +2,7 @@ import type { FileSubmitInput } from "../../lib/dashboard-api";
 
 /** The dashboard's form → a /video/v4 body (the accessKey is added by the client). */
 export function toVideoRequest(input: FileSubmitInput, btId: string, callback: string): { ok: true; body: Record<string, unknown> } | { ok: false; error: string } {
-  const data: Record<string, unknown> = { btId, tokenId: "dashboard", url: input.url.trim(), returnAllImg: input.returnAllImg ? 1 : 0, returnAllAudio: input.returnAllAudio ? 1 : 0 };
+  const data: Record<string, unknown> = { btId, tokenId: input.tokenId?.trim() || "dashboard", url: input.url.trim(), returnAllImg: input.returnAllImg ? 1 : 0, returnAllAudio: input.returnAllAudio ? 1 : 0 };
   switch (input.captureMode) {
     case "detectFrequency":
       data.screenshotType = 0;

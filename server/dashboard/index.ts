@@ -129,6 +129,7 @@ export function createDashboard(o: DashboardOptions) {
         receiverToken: hashToken(token),
         status: "queued",
         createdAt: new Date(),
+        tokenId: input.tokenId?.trim() || null,
       });
       return { ok: true, requestId: ack.requestId, btId };
     },

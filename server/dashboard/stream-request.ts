@@ -13,7 +13,7 @@ export function toStreamRequest(input: StreamStartInput, receiverUrl: string): {
     const btId = `dash-${crypto.randomBytes(6).toString("hex")}`;
     return {
       ok: true,
-      body: { appId: "default", eventId: "AUDIOSTREAM", type: audioTypes.join("_"), callback: receiverUrl, acceptLang: "en", data: { btId, tokenId: "dashboard", streamType: "NORMAL", url: input.url.trim(), ...flags, ...steps, ...(input.title ? { liveTitle: input.title } : {}) } },
+      body: { appId: "default", eventId: "AUDIOSTREAM", type: audioTypes.join("_"), callback: receiverUrl, acceptLang: "en", data: { btId, tokenId: input.tokenId?.trim() || "dashboard", streamType: "NORMAL", url: input.url.trim(), ...flags, ...steps, ...(input.title ? { liveTitle: input.title } : {}) } },
     };
   }
   if (input.imgTypes.length === 0) return { ok: false, error: "choose at least one image type" };
@@ -30,7 +30,7 @@ export function toStreamRequest(input: StreamStartInput, receiverUrl: string): {
       data: {
         streamType: "NORMAL",
         url: input.url.trim(),
-        tokenId: "dashboard",
+        tokenId: input.tokenId?.trim() || "dashboard",
         detectFrequency: input.detectFrequency ?? 3,
         returnAllImg: input.returnAllImg ? 1 : 0,
         ...flags,

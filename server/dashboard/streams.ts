@@ -30,7 +30,7 @@ export function createStreamsDashboard(d: StreamsDeps) {
       const detail = ack.detail as { errorCode?: number; errorcode?: number; dupRequestId?: string } | undefined;
       if (detail?.dupRequestId) return { ok: false, code: detail.errorCode ?? detail.errorcode ?? 1001, dupRequestId: detail.dupRequestId, error: "this stream is already being moderated" };
       if (ack.code !== 1100) return { ok: false, code: (ack.code as number) > 0 ? (ack.code as number) : undefined, error: String(ack.message) };
-      const row = { requestId: String(ack.requestId), kind: input.kind, url: input.url.trim(), title: input.title?.trim() || null, serviceBaseUrl: d.serviceBaseUrl, receiverToken: hashToken(token), status: "running" as const, startedAt: new Date(), detectStep: input.kind === "video" && input.detectStep ? input.detectStep : null };
+      const row = { requestId: String(ack.requestId), kind: input.kind, url: input.url.trim(), title: input.title?.trim() || null, serviceBaseUrl: d.serviceBaseUrl, receiverToken: hashToken(token), status: "running" as const, startedAt: new Date(), detectStep: input.kind === "video" && input.detectStep ? input.detectStep : null, tokenId: input.tokenId?.trim() || null };
       await d.db.insert(dashboardStreams).values(row);
       const saved = await load(row.requestId);
       if (saved) d.publishSummary(toSummary(saved));

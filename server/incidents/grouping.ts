@@ -1,4 +1,4 @@
-import type { IncidentHit, IncidentMedia } from "../../lib/incidents";
+import { peakOrder, type IncidentHit, type IncidentMedia } from "../../lib/incidents";
 import type { RiskLevel } from "../../lib/dashboard-api";
 import { LEVEL_RANK, type Hit } from "./hits";
 
@@ -14,11 +14,9 @@ export function joinable(span: { start: number; end: number }, hit: Pick<Inciden
   return hit.t <= span.end + gapSec && hit.endT >= span.start - gapSec;
 }
 
-/** The peak of two hits: higher score, then the worse level, then the earlier one. */
+/** The peak of two hits by the one peak order (lib/incidents.ts peakOrder): worse level, then higher score, then earlier; `a` on a tie. */
 export function betterHit(a: IncidentHit, b: IncidentHit): IncidentHit {
-  if (a.score !== b.score) return a.score > b.score ? a : b;
-  if (a.riskLevel !== b.riskLevel) return LEVEL_RANK[a.riskLevel] > LEVEL_RANK[b.riskLevel] ? a : b;
-  return b.t < a.t ? b : a;
+  return peakOrder(b, a) < 0 ? b : a;
 }
 
 export interface Summary {

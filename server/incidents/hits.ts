@@ -114,12 +114,14 @@ function hitsOfDetail(media: IncidentMedia, d: Obj, at: { itemId: string; t: num
       ocrText: obj(top?.ocrText)?.text ?? d.imgText,
       transcript: media === "audio" ? (top?.audioText ?? d.audioText ?? d.content) : undefined,
     });
+    const riskLevel = entries.reduce<RiskLevel>((w, e) => (LEVEL_RANK[e.level] > LEVEL_RANK[w] ? e.level : w), "REVIEW");
     const hit: IncidentHit = {
       itemId: at.itemId,
       t: at.t,
       endT: Math.max(at.t, at.endT),
-      score: Math.max(...entries.map((e) => e.score)),
-      riskLevel: entries.reduce<RiskLevel>((w, e) => (LEVEL_RANK[e.level] > LEVEL_RANK[w] ? e.level : w), "REVIEW"),
+      // the score of the verdict at its level: a REVIEW QR at 1.0 beside REJECT ad text at 0.7 is a 0.7 REJECT hit
+      score: Math.max(...entries.filter((e) => e.level === riskLevel).map((e) => e.score)),
+      riskLevel,
       labels: [...new Set(entries.map((e) => englishLabel(e.l1, e.l2, e.l3)))],
       mediaUrl: str(media === "frame" ? d.imgUrl : d.audioUrl) ?? null,
       evidence,

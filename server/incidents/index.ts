@@ -1,5 +1,6 @@
 import type { AssignInput, BulkDecisionInput, DecisionInput, Incident, IncidentQuery } from "../../lib/incidents";
 import type { Db } from "../store/db";
+import { incidentContext } from "./context";
 import { exportIncident, incidentsCsv } from "./export";
 import type { IncidentFeedInput } from "./feed";
 import { ingestFileResult, ingestStreamCallback } from "./ingest";
@@ -47,6 +48,8 @@ export function createIncidents(o: IncidentsOptions) {
     },
     list: (q: IncidentQuery, me: string) => listIncidents(deps, q, me),
     get: (id: string) => getIncident(deps, id),
+    /** the same source's other incidents and the end user's history (issue #26.5) */
+    context: (id: string) => incidentContext(o.db, id),
     decide: (id: string, input: DecisionInput, username: string) => decideOne(deps, id, input, username),
     decideMany: (input: BulkDecisionInput, username: string) => decide(deps, input, username),
     /** a decision on one frame or segment, carried to the incidents it is a hit of */

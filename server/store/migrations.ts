@@ -1,3 +1,4 @@
+import { INCIDENT_MIGRATIONS } from "../incidents/migrations";
 import { RULE_MIGRATIONS } from "../rules/migrations";
 
 /** Ordered SQL migrations; applied once each, recorded in schema_migrations. Never edit a shipped one. */
@@ -305,6 +306,7 @@ ALTER TABLE review_decisions ADD COLUMN item_label text;
 ALTER TABLE incident_decisions ADD COLUMN item_label text;
 `,
   },
+  ...INCIDENT_MIGRATIONS,
   // rules (server/rules/migrations.ts)
   ...RULE_MIGRATIONS,
 ];

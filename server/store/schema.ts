@@ -85,6 +85,8 @@ export const dashboardFiles = pgTable("dashboard_files", {
   origin: text("origin").$type<"dashboard" | "api">().notNull().default("dashboard"),
   /** name of that accessKey (ACCESS_KEY_NAMES); never the key */
   keyName: text("key_name"),
+  /** the end user the contract's tokenId names (null: none given; migration 0271_source_token_id) */
+  tokenId: text("token_id"),
 });
 
 /** Streams the dashboard started (and the embedded service's API streams), with what the wall shows. */
@@ -114,6 +116,8 @@ export const dashboardStreams = pgTable("dashboard_streams", {
   keyName: text("key_name"),
   /** imgUrl of the newest frame callback (checked or not): the wall's thumbnail */
   lastFrameUrl: text("last_frame_url"),
+  /** the end user the contract's tokenId names (null: none given; migration 0271_source_token_id) */
+  tokenId: text("token_id"),
 });
 
 /** Every callback body the dashboard's receivers accepted. */

@@ -1,5 +1,6 @@
 // Incident rule (server/incidents): hits of one source, medium and category within INCIDENT_GAP_SEC are one
-// incident; the peak is the highest score; unchecked frames (detectType 2) never count.
+// incident; the peak is the worst hit (level, then score, then earliest: incident-peak.test.ts); unchecked frames
+// (detectType 2) never count.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { groupHits, joinable, summarize } from "../../server/incidents/grouping";
@@ -44,7 +45,7 @@ test("label sharing: one category (riskLabel1) is one incident, its sub-labels l
   assert.equal(englishLabel("ad", "erweima", "erweima"), "Advertising: QR code");
 });
 
-test("peak: the highest score; a tie goes to the worse level, then the earlier frame; its evidence comes along", () => {
+test("peak: at one level the highest score; REJECT beats REVIEW, then the earlier frame; its evidence comes along", () => {
   const [g] = group([frame(1, [qr(0.6)]), frame(2, [qr(0.95)]), frame(3, [qr(0.7)])]);
   assert.equal(g.summary.peak.itemId, "task_v2");
   assert.equal(g.summary.peak.score, 0.95);
