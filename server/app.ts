@@ -22,6 +22,7 @@ import { createStatus } from "./dashboard/status";
 import { createIncidents } from "./incidents";
 import { registerIncidentFeed } from "./incidents/feed";
 import { mediaReader } from "./incidents/media";
+import { createReviewMetrics } from "./metrics/review";
 import { accessKeyNames } from "./dashboard/api-tasks";
 import { watchEngine } from "./metrics";
 import { serveMetrics } from "./metrics/serve";
@@ -171,7 +172,8 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     log,
   });
   registerIncidentFeed(store.db, incidents.feed);
-  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth, { onItemReview: (r) => incidents.decideByItem(r) }), status, incidents });
+  const reviewMetrics = createReviewMetrics({ db: store.db });
+  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth, { onItemReview: (r) => incidents.decideByItem(r) }), status, incidents, reviewMetrics });
   await engine?.start();
   retention.start();
 

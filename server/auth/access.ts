@@ -61,6 +61,8 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   { methods: ["POST"], path: /^\/api\/lists\/(faces|images|audio)$/, access: "lists:edit", audit: "list.change", maxBodyBytes: UPLOAD_BODY_MAX },
   { methods: WRITE, path: /^\/api\/lists(\/|$)/, access: "lists:edit", audit: "list.change" },
   { methods: WRITE, path: /^\/api\/policy(\/|$)/, access: "policy:edit", audit: "policy.change" },
+  // team review metrics (server/metrics/review.ts): reviewers see their own figures, supervisors the team's (checked in the handler)
+  { methods: ["GET", "HEAD"], path: /^\/(api\/metrics\/review(\.csv)?|team)$/, access: "review:record" },
   // everything else: reading needs a session with "view"; unknown writes are supervisors'
   { methods: ["GET", "HEAD"], path: /^\//, access: "view" },
   { methods: ANY, path: /^\//, access: "users:manage", audit: "other.change" },
