@@ -25,13 +25,14 @@ const RANGE = `since=${new Date(T0).toISOString()}&until=${T0 / 1000 + 3 * 3600}
 describe("team review metrics over a seeded history", () => {
   let store: Store;
   let dataDir: string;
+  let pgSchema: string | undefined;
   const headers = new Map<string, Record<string, string>>();
   let json: Handler;
   let csv: Handler;
 
   before(async () => {
     dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), "review-metrics-"));
-    const pgSchema = process.env.DATABASE_URL ? `t_${crypto.randomBytes(6).toString("hex")}` : undefined;
+    pgSchema = process.env.DATABASE_URL ? `t_${crypto.randomBytes(6).toString("hex")}` : undefined;
     store = await openStore({ dataDir, databaseUrl: process.env.DATABASE_URL ?? null, pgSchema });
     const auth = await createAuth({ store, dataDir, sessionSecret: null, sessionTtlHours: 1, initialPassword: "supervisor-pass-1", log: () => undefined });
     await auth.bootstrap();
@@ -54,6 +55,13 @@ describe("team review metrics over a seeded history", () => {
   after(async () => {
     await store?.close();
     await fsp.rm(dataDir, { recursive: true, force: true });
+    if (pgSchema) {
+      const { default: pg } = await import("pg");
+      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${pgSchema} CASCADE`);
+      await c.end();
+    }
   });
 
   const call = (h: Handler, who: string, query: string) => h(new Request(`http://x/api/metrics/review?${query}`, { headers: headers.get(who) }), {});
