@@ -10,7 +10,7 @@ export interface DataTable {
  * One chart with what makes it usable without seeing it: a title, a one-line summary (also the chart's accessible
  * description), the figures as a table under a disclosure, and the series as CSV.
  */
-export default function ChartPanel({ id, title, summary, csvHref, table, children }: { id: string; title: string; summary: string; csvHref: string; table: DataTable; children: ReactNode }) {
+export default function ChartPanel({ id, title, summary, csvHref, table, height = 224, children }: { id: string; title: string; summary: string; csvHref: string; table: DataTable; height?: number; children: ReactNode }) {
   return (
     <Panel
       title={<span id={`${id}-title`}>{title}</span>}
@@ -25,7 +25,7 @@ export default function ChartPanel({ id, title, summary, csvHref, table, childre
         <p id={`${id}-desc`} className="text-xs text-zinc-400">
           {summary}
         </p>
-        <figure role="figure" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`} data-testid={`chart-${id}`} className="h-56 w-full min-w-0">
+        <figure role="figure" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`} data-testid={`chart-${id}`} className="w-full min-w-0" style={{ height }}>
           {children}
         </figure>
         <details className="text-xs text-zinc-300">

@@ -27,7 +27,15 @@ function queryOf(r: RangeState, now: number): string | null {
   return p.toString();
 }
 
-const labelSeries = (s: LabelSeries[]): Series[] => s.map((x, i) => ({ key: `${x.label}-${x.level}`, name: `${x.labelName} · ${x.level}`, color: PALETTE[i % PALETTE.length], values: x.counts }));
+const seriesKey = (x: { label: string; level: string }) => `${x.label}-${x.level}`;
+/** One colour per category·level on both incident charts, in a stable order (category, then level). */
+function colorsOf(m: ReviewMetrics): Map<string, string> {
+  const keys = [...new Set([...m.opened, ...m.decided].sort((a, b) => a.label.localeCompare(b.label) || a.level.localeCompare(b.level)).map(seriesKey))];
+  return new Map(keys.map((k, i) => [k, PALETTE[i % PALETTE.length]]));
+}
+const labelSeries = (s: LabelSeries[], colors: Map<string, string>): Series[] => s.map((x) => ({ key: seriesKey(x), name: `${x.labelName} · ${x.level}`, color: colors.get(seriesKey(x)) ?? PALETTE[0], values: x.counts }));
+/** Bar-per-row charts grow with their rows (about 32 px each) so names stay readable. */
+const rowsHeight = (n: number) => Math.max(224, 60 + 32 * n);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 function labelTable(m: ReviewMetrics, s: LabelSeries[]) {
@@ -64,6 +72,7 @@ export default function MetricsPage() {
   };
   const csv = (series: string) => `/api/metrics/review.csv?${query ?? ""}&series=${series}`;
   const team = m?.scope.kind !== "reviewer";
+  const colors = useMemo(() => (m ? colorsOf(m) : new Map<string, string>()), [m]);
   const overall = useMemo(() => {
     const all = m?.overturn.filter((o) => o.level === "ALL") ?? [];
     const judged = sum(all.map((o) => o.judged));
@@ -96,10 +105,10 @@ export default function MetricsPage() {
           </div>
           <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
             <ChartPanel id="opened" title="Incidents opened" summary={`${sum(m.opened.map((s) => s.total))} incidents opened, per ${m.range.bucket}, by category and level.`} csvHref={csv("opened")} table={labelTable(m, m.opened)}>
-              <StackedBars buckets={m.range.buckets} bucket={m.range.bucket} series={labelSeries(m.opened)} />
+              <StackedBars buckets={m.range.buckets} bucket={m.range.bucket} series={labelSeries(m.opened, colors)} />
             </ChartPanel>
             <ChartPanel id="decided" title={team ? "Incidents decided" : "Incidents I decided first"} summary={`${sum(m.decided.map((s) => s.total))} incidents had their first decision, per ${m.range.bucket}, by category and level.`} csvHref={csv("decided")} table={labelTable(m, m.decided)}>
-              <StackedBars buckets={m.range.buckets} bucket={m.range.bucket} series={labelSeries(m.decided)} />
+              <StackedBars buckets={m.range.buckets} bucket={m.range.bucket} series={labelSeries(m.decided, colors)} />
             </ChartPanel>
             <ChartPanel
               id="backlog"
@@ -108,7 +117,7 @@ export default function MetricsPage() {
               csvHref={csv("backlog")}
               table={{ columns: ["Bucket end", "Open", "Oldest open"], rows: m.range.buckets.map((b, i) => [bucketLabel(m.range.buckets[i + 1] ?? m.range.until, m.range.bucket), m.backlog.open[i], duration(m.backlog.oldestOpenAgeSec[i])]) }}
             >
-              <Lines buckets={m.range.buckets} bucket={m.range.bucket} format={(v) => String(v)} series={[{ key: "open", name: "Open incidents", color: PALETTE[0], values: m.backlog.open }]} />
+              <Lines buckets={m.range.buckets.map((b, i) => m.range.buckets[i + 1] ?? m.range.until)} bucket={m.range.bucket} format={(v) => String(v)} series={[{ key: "open", name: "Open incidents", color: PALETTE[0], values: m.backlog.open }]} />
             </ChartPanel>
             <ChartPanel
               id="time-to-decision"
@@ -129,6 +138,7 @@ export default function MetricsPage() {
             </ChartPanel>
             <ChartPanel
               id="reviewers"
+              height={rowsHeight(m.reviewers.length)}
               title={team ? "Decisions per reviewer" : "My decisions"}
               summary={m.reviewers.length ? m.reviewers.map((r) => `${r.username} ${r.total} (${r.confirmed} confirmed, ${r.cleared} cleared, ${r.escalated} escalated)`).join("; ") + "." : "No decisions in this range."}
               csvHref={csv("reviewers")}
@@ -141,6 +151,7 @@ export default function MetricsPage() {
             </ChartPanel>
             <ChartPanel
               id="overturn"
+              height={rowsHeight(m.overturn.filter((o) => o.level !== "ALL").length)}
               title="Overturn rate per category"
               summary="Of the engine's REVIEW and REJECT hits that reviewers judged (confirmed or cleared), the share they cleared: high means the engine flags too much in that category. Escalated hits are not judged yet."
               csvHref={csv("overturn")}
@@ -151,6 +162,7 @@ export default function MetricsPage() {
                 series={[{ key: "rate", name: "Overturn rate", color: PALETTE[2] }]}
                 format={(v) => percent(v)}
                 domain={[0, 1]}
+                labels
               />
             </ChartPanel>
           </div>

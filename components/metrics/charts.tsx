@@ -1,6 +1,6 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, LabelList, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { MetricBucket } from "@/lib/review-metrics";
 import { bucketLabel, bucketTick } from "./format";
 
@@ -48,25 +48,27 @@ export function Lines({ buckets, bucket, series, format }: { buckets: string[]; 
         <Tooltip {...TOOLTIP} labelFormatter={(v) => bucketLabel(String(v), bucket)} formatter={(v) => (typeof v === "number" ? format(v) : "—")} />
         <Legend {...LEGEND} />
         {series.map((s) => (
-          <Line key={s.key} dataKey={s.key} name={s.name} stroke={s.color} dot={{ r: 2 }} strokeWidth={2} connectNulls={false} isAnimationActive={false} type="monotone" />
+          <Line key={s.key} dataKey={s.key} name={s.name} stroke={s.color} dot={{ r: 2 }} strokeWidth={2} connectNulls={false} isAnimationActive={false} type="linear" />
         ))}
       </LineChart>
     </ResponsiveContainer>
   );
 }
 
-/** One bar per row (reviewers, categories), stacked by series; `domain` fixes the value axis (e.g. 0–1 for rates). */
-export function RowBars({ rows: data, series, format, domain }: { rows: Array<{ name: string } & Record<string, number | string | null>>; series: Array<Omit<Series, "values">>; format?: (v: number) => string; domain?: [number, number] }) {
+/** One bar per row (reviewers, categories), stacked by series; `domain` fixes the value axis (e.g. 0–1 for rates); `labels` writes each value at its bar. */
+export function RowBars({ rows: data, series, format, domain, labels }: { rows: Array<{ name: string } & Record<string, number | string | null>>; series: Array<Omit<Series, "values">>; format?: (v: number) => string; domain?: [number, number]; labels?: boolean }) {
   return (
     <ResponsiveContainer width="100%" height="100%">
-      <BarChart data={data} layout="vertical" margin={{ top: 4, right: 12, bottom: 0, left: 0 }}>
+      <BarChart data={data} layout="vertical" margin={{ top: 4, right: labels ? 44 : 12, bottom: 0, left: 0 }}>
         <CartesianGrid stroke="#27272a" horizontal={false} />
         <XAxis type="number" allowDecimals={false} domain={domain} tickFormatter={format} {...AXIS} />
         <YAxis type="category" dataKey="name" width={96} {...AXIS} />
         <Tooltip {...TOOLTIP} cursor={{ fill: "#27272a" }} formatter={(v) => (typeof v === "number" && format ? format(v) : String(v ?? "—"))} />
         {series.length > 1 && <Legend {...LEGEND} />}
         {series.map((s) => (
-          <Bar key={s.key} dataKey={s.key} name={s.name} stackId="a" fill={s.color} isAnimationActive={false} />
+          <Bar key={s.key} dataKey={s.key} name={s.name} stackId="a" fill={s.color} isAnimationActive={false}>
+            {labels && <LabelList dataKey={s.key} position="right" fill="#d4d4d8" fontSize={11} formatter={(v) => (typeof v === "number" && format ? format(v) : "—")} />}
+          </Bar>
         ))}
       </BarChart>
     </ResponsiveContainer>

@@ -17,7 +17,10 @@ export function duration(sec: number | null | undefined): string {
   if (sec === null || sec === undefined || !Number.isFinite(sec)) return "—";
   if (sec < 60) return `${Math.round(sec)} s`;
   if (sec < 3600) return `${Math.round(sec / 60)} min`;
-  if (sec < 86_400) return `${Math.floor(sec / 3600)} h ${String(Math.round((sec % 3600) / 60)).padStart(2, "0")} min`;
+  if (sec < 86_400) {
+    const m = Math.round((sec % 3600) / 60);
+    return m === 0 || m === 60 ? `${Math.round(sec / 3600)} h` : `${Math.floor(sec / 3600)} h ${String(m).padStart(2, "0")} min`;
+  }
   return `${Math.floor(sec / 86_400)} d ${Math.round((sec % 86_400) / 3600)} h`;
 }
 
