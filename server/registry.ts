@@ -7,6 +7,7 @@ import type { createDemo } from "./dashboard/demo";
 import type { AuthApi } from "./auth/api";
 import type { Status } from "./dashboard/status";
 import type { Incidents } from "./incidents";
+import type { Queues } from "./queues";
 
 export interface Registry {
   engine: Engine | null; // null when the dashboard drives a remote service
@@ -18,6 +19,8 @@ export interface Registry {
   status: Status;
   /** Incidents and the review queue */
   incidents: Incidents;
+  /** Review queues and claims (server/queues) */
+  queues: Queues;
 }
 
 const KEY = Symbol.for("moderation-platform.registry");
