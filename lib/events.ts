@@ -1,6 +1,7 @@
 // Socket.io event map shared by the hub (server) and the dashboard (browser).
 import type { RiskLevel, StreamEvent, StreamSummary } from "./dashboard-api";
 import type { Incident } from "./incidents";
+import type { QueueCountsEvent } from "./queues";
 import type { StreamHealthUpdate } from "./stream-health";
 
 export interface FileProgressEvent {
@@ -25,6 +26,8 @@ export interface ServerToClientEvents {
   "stream:health": (u: StreamHealthUpdate) => void;
   /** to INCIDENTS_ROOM: an incident was created, extended, decided or assigned */
   incident: (i: Incident) => void;
+  /** to INCIDENTS_ROOM: review queue counts changed (server/queues) */
+  queues: (e: QueueCountsEvent) => void;
 }
 
 export interface ClientToServerEvents {

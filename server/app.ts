@@ -20,6 +20,7 @@ import { can, SESSION_COOKIE } from "../lib/roles";
 import { RetentionJob } from "./store/retention";
 import { createStatus } from "./dashboard/status";
 import { createIncidents } from "./incidents";
+import { createQueues, type Queues } from "./queues";
 import { registerIncidentFeed } from "./incidents/feed";
 import { mediaReader } from "./incidents/media";
 import { createReviewMetrics } from "./metrics/review";
@@ -164,16 +165,23 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   const retention = new RetentionJob({ store, mediaRoot: `${config.dataDir}/media`, retentionHours: config.retentionHours, sweepMinutes: config.retentionSweepMinutes, log });
   const status = createStatus({ store, dataDir: config.dataDir, retention, engine });
   // runs of hits become incidents as the receivers accept callbacks (README "Incidents and review queue")
+  // review queues route incidents as they are created and count them (docs/pending/queues.md); bound below
+  let queues: Queues | null = null;
   const incidents = createIncidents({
     db: store.db,
     gapSec: config.incidentGapSec,
-    publish: (i) => hub.incident(i),
+    publish: (i) => {
+      hub.incident(i);
+      queues?.changed();
+    },
+    route: (ids) => queues?.route(ids) ?? Promise.resolve(),
     readMedia: mediaReader({ mediaRoot: engine?.ctx.mediaRoot ?? null, serviceOrigin: config.serviceBaseUrl ? new URL(config.serviceBaseUrl).origin : null }),
     log,
   });
+  queues = createQueues({ db: store.db, leaseSec: config.claimLeaseSec, detail: (id) => incidents.get(id), publish: (e) => hub.queues(e), log });
   registerIncidentFeed(store.db, incidents.feed);
   const reviewMetrics = createReviewMetrics({ db: store.db });
-  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth, { onItemReview: (r) => incidents.decideByItem(r) }), status, incidents, reviewMetrics });
+  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth, { onItemReview: (r) => incidents.decideByItem(r) }), status, incidents, queues, reviewMetrics });
   await engine?.start();
   retention.start();
 
@@ -183,6 +191,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     engine,
     server,
     async close() {
+      queues?.close();
       await retention.stop();
       await demo.stop();
       await rtmp?.close();

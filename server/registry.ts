@@ -8,6 +8,7 @@ import type { AuthApi } from "./auth/api";
 import type { Status } from "./dashboard/status";
 import type { Incidents } from "./incidents";
 import type { ReviewMetricsApi } from "./metrics/review";
+import type { Queues } from "./queues";
 
 export interface Registry {
   engine: Engine | null; // null when the dashboard drives a remote service
@@ -19,6 +20,8 @@ export interface Registry {
   status: Status;
   /** Incidents and the review queue */
   incidents: Incidents;
+  /** Review queues and claims (server/queues) */
+  queues: Queues;
   /** Team review metrics (GET /api/metrics/review) */
   reviewMetrics: ReviewMetricsApi;
 }
