@@ -78,7 +78,7 @@ export interface LabelSeries {
 }
 
 export interface BacklogGroup {
-  /** the queue's id when queues exist, else the category slug */
+  /** the review queue's id (server/queues) */
   key: string;
   name: string;
   open: number;
@@ -122,7 +122,7 @@ export interface ReviewMetrics {
   opened: LabelSeries[];
   decided: LabelSeries[];
   backlog: {
-    groupBy: "queue" | "label";
+    groupBy: "queue";
     /** state at `until` */
     groups: BacklogGroup[];
     /** open incidents and the oldest one's age at the end of each bucket (or at `until` for the last) */

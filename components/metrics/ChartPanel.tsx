@@ -10,7 +10,7 @@ export interface DataTable {
  * One chart with what makes it usable without seeing it: a title, a one-line summary (also the chart's accessible
  * description), the figures as a table under a disclosure, and the series as CSV.
  */
-export default function ChartPanel({ id, title, summary, csvHref, table, height = 224, children }: { id: string; title: string; summary: string; csvHref: string; table: DataTable; height?: number; children: ReactNode }) {
+export default function ChartPanel({ id, title, summary, csvHref, table, height = 224, footer, children }: { id: string; title: string; summary: string; csvHref: string; table: DataTable; height?: number; footer?: ReactNode; children: ReactNode }) {
   return (
     <Panel
       title={<span id={`${id}-title`}>{title}</span>}
@@ -28,6 +28,7 @@ export default function ChartPanel({ id, title, summary, csvHref, table, height 
         <figure role="figure" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`} data-testid={`chart-${id}`} className="w-full min-w-0" style={{ height }}>
           {children}
         </figure>
+        {footer}
         <details className="text-xs text-zinc-300">
           <summary className="cursor-pointer select-none text-zinc-400 hover:text-zinc-200">Show as a table</summary>
           <div className="mt-2 max-h-72 overflow-auto">

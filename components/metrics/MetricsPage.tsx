@@ -53,6 +53,31 @@ function Tile({ label, value, testId }: { label: string; value: string | number;
   );
 }
 
+/** Open incidents and the oldest one's age per review queue, at the end of the range (always visible: the lead's first look). */
+function QueueBacklog({ groups }: { groups: ReviewMetrics["backlog"]["groups"] }) {
+  return (
+    <table className="w-full text-left text-xs tabular-nums" data-testid="backlog-queues">
+      <caption className="sr-only">Backlog per queue at the end of the range</caption>
+      <thead className="text-zinc-500">
+        <tr>
+          <th scope="col" className="py-1 font-semibold">Queue</th>
+          <th scope="col" className="py-1 font-semibold">Open</th>
+          <th scope="col" className="py-1 font-semibold">Oldest open</th>
+        </tr>
+      </thead>
+      <tbody className="text-zinc-200">
+        {groups.map((g) => (
+          <tr key={g.key} className="border-t border-surface-line/50">
+            <th scope="row" className="py-1 font-normal">{g.name}</th>
+            <td className="py-1">{g.open}</td>
+            <td className="py-1">{duration(g.oldestOpenAgeSec)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export default function MetricsPage() {
   const user = useUser();
   const [range, setRange] = useState<RangeState>({ preset: "24h", from: "", to: "", bucket: "auto" });
@@ -113,8 +138,9 @@ export default function MetricsPage() {
             <ChartPanel
               id="backlog"
               title="Backlog"
-              summary={`Undecided incidents at the end of each ${m.range.bucket}. At the end: ${m.backlog.groups.filter((g) => g.open > 0).map((g) => `${g.name} ${g.open} open (oldest ${duration(g.oldestOpenAgeSec)})`).join(", ") || "none open"}.`}
+              summary={`Undecided incidents at the end of each ${m.range.bucket}, and per queue at the end of the range.`}
               csvHref={csv("backlog")}
+              footer={<QueueBacklog groups={m.backlog.groups} />}
               table={{ columns: ["Bucket end", "Open", "Oldest open"], rows: m.range.buckets.map((b, i) => [bucketLabel(m.range.buckets[i + 1] ?? m.range.until, m.range.bucket), m.backlog.open[i], duration(m.backlog.oldestOpenAgeSec[i])]) }}
             >
               <Lines buckets={m.range.buckets.map((b, i) => m.range.buckets[i + 1] ?? m.range.until)} bucket={m.range.bucket} format={(v) => String(v)} series={[{ key: "open", name: "Open incidents", color: PALETTE[0], values: m.backlog.open }]} />

@@ -76,10 +76,10 @@ export interface BacklogItem {
 const openAt = (x: BacklogItem, t: number) => x.createdAt < t && (x.firstDecisionAt === null || x.firstDecisionAt >= t);
 
 /**
- * The backlog at the end of every bucket (the last one ends at `until`) and, per group, at `until`: how many
- * incidents were open and the age (s) of the oldest of them. Items are those open at some point of the range.
+ * The backlog at the end of every bucket (the last one ends at `until`) and, per group (queue), at `until`: how
+ * many incidents were open and the age (s) of the oldest of them. Items are those open at some point of the range.
  */
-export function backlog(r: Range, items: readonly BacklogItem[]): { open: number[]; oldestOpenAgeSec: Array<number | null>; groups: BacklogGroup[] } {
+export function backlog(r: Range, items: readonly BacklogItem[], known: ReadonlyArray<{ key: string; name: string }> = []): { open: number[]; oldestOpenAgeSec: Array<number | null>; groups: BacklogGroup[] } {
   const w = BUCKET_MS[r.bucket];
   const ends = bucketStarts(r).map((s) => Math.min(s + w, r.until));
   const open: number[] = [];
@@ -96,6 +96,8 @@ export function backlog(r: Range, items: readonly BacklogItem[]): { open: number
     oldest.push(count ? Math.round((t - first) / 1000) : null);
   }
   const groups = new Map<string, BacklogGroup & { first: number }>();
+  // every known group (each queue) is listed, an empty one with 0 open
+  for (const k of known) groups.set(k.key, { key: k.key, name: k.name, open: 0, oldestOpenAgeSec: null, first: Infinity });
   for (const x of items) {
     let g = groups.get(x.key);
     if (!g) groups.set(x.key, (g = { key: x.key, name: x.name, open: 0, oldestOpenAgeSec: null, first: Infinity }));

@@ -2,7 +2,9 @@
 // decisions, and the item decisions on single frames/segments; aggregated by ./review-aggregate.ts.
 import { sql, type SQL } from "drizzle-orm";
 import { BUCKET_MS, type Level, type MetricSeries, type MetricsQuery, type ReviewMetrics } from "../../lib/review-metrics";
+import { DEFAULT_QUEUE_ID } from "../../lib/queues";
 import { categoryName } from "../incidents/hits";
+import { reviewQueues } from "../queues/schema";
 import type { Db } from "../store/db";
 import { metricsCsv } from "./review-csv";
 import { backlog, bucketStarts, countByLabel, overturnRates, perReviewer, timeToFirstDecision, type Range, type VerdictCount } from "./review-aggregate";
@@ -46,13 +48,17 @@ export async function reviewMetrics(o: ReviewMetricsOptions, q: MetricsQuery): P
         WHERE f.at >= ${since} AND f.at < ${until} AND ${mine(sql`f.username`)}`,
   );
 
-  // backlog: incidents open at some point of the range (created before its end, not decided before its start)
+  // backlog per review queue (server/queues; an incident never routed counts as the default queue's, as there):
+  // incidents open at some point of the range (created before its end, not decided before its start)
   const open = await rows(
     o.db,
-    sql`SELECT i.label, ${ms(sql`i.created_at`)} AS created, ${ms(sql`f.at`)} AS first_at
+    sql`SELECT coalesce(i.queue_id, ${DEFAULT_QUEUE_ID}) AS queue, ${ms(sql`i.created_at`)} AS created, ${ms(sql`f.at`)} AS first_at
         FROM incidents i LEFT JOIN (${FIRST_DECISIONS}) f ON f.incident_id = i.id
         WHERE i.created_at < ${until} AND (f.at IS NULL OR f.at >= ${since})`,
   );
+  const queues = await o.db.select({ key: reviewQueues.id, name: reviewQueues.name }).from(reviewQueues).orderBy(reviewQueues.position);
+  // a queue deleted since keeps its incidents' group under its id
+  const queueName = new Map(queues.map((q) => [q.key, q.name]));
 
   // decisions per reviewer, grouped in SQL per reviewer, decision and bucket
   const decisions = await rows(
@@ -85,8 +91,8 @@ export async function reviewMetrics(o: ReviewMetricsOptions, q: MetricsQuery): P
     opened: countByLabel(r, opened.map((x) => ({ at: num(x.at), label: String(x.label), level: x.level as Level, n: num(x.n) })), categoryName),
     decided: countByLabel(r, decided.map((x) => ({ at: num(x.first_at), label: String(x.label), level: x.level as Level })), categoryName),
     backlog: {
-      groupBy: "label",
-      ...backlog(r, open.map((x) => ({ createdAt: num(x.created), firstDecisionAt: x.first_at === null ? null : num(x.first_at), key: String(x.label), name: categoryName(String(x.label)) }))),
+      groupBy: "queue",
+      ...backlog(r, open.map((x) => ({ createdAt: num(x.created), firstDecisionAt: x.first_at === null ? null : num(x.first_at), key: String(x.queue), name: queueName.get(String(x.queue)) ?? `Deleted queue ${String(x.queue)}` })), queues),
     },
     timeToFirstDecision: timeToFirstDecision(r, decided.map((x) => ({ createdAt: num(x.created), firstDecisionAt: num(x.first_at) }))),
     reviewers: perReviewer(r, decisions.map((x) => ({ at: num(x.at), username: String(x.username), decision: String(x.decision), n: num(x.n) }))),

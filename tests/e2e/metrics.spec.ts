@@ -50,6 +50,10 @@ test("a supervisor's team metrics: totals, six charts from the seeded history, a
   await expect(page.getByTestId("chart-reviewers")).toContainText("alice");
   await expect(page.getByTestId("chart-reviewers")).toContainText("bob");
 
+  // backlog per review queue at the end of the range: the ads queue holds F (open since t0 − 2 h), the default queue E
+  await expect(page.getByTestId("backlog-queues").getByRole("row", { name: /Advertising queue/ })).toContainText("1");
+  await expect(page.getByTestId("backlog-queues").getByRole("row", { name: /Default/ })).toContainText("1");
+
   // the table alternative of the reviewers' chart
   const reviewers = page.getByTestId("table-reviewers");
   await page.getByTestId("chart-reviewers").locator("..").getByText("Show as a table").click();

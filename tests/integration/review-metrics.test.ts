@@ -86,10 +86,11 @@ describe("team review metrics over a seeded history", () => {
       count: 4, p50Sec: 600, p95Sec: 3600,
       buckets: [{ count: 1, p50Sec: 600, p95Sec: 600 }, { count: 2, p50Sec: 600, p95Sec: 2400 }, { count: 1, p50Sec: 3600, p95Sec: 3600 }],
     });
-    // backlog at 09:00 {F, B}, 10:00 {F, D}, 11:00 {F, E}; F (06:00) is the oldest throughout; E open since 10:10
+    // backlog at 09:00 {F, B}, 10:00 {F, D}, 11:00 {F, E}; F (06:00) is the oldest throughout; E open since 10:10;
+    // per queue at 11:00: the ads queue holds F, the default queue (never routed) E
     assert.deepEqual(m.backlog, {
-      groupBy: "label",
-      groups: [{ key: "ad", name: "Advertising", open: 1, oldestOpenAgeSec: 5 * 3600 }, { key: "porn", name: "Pornography", open: 1, oldestOpenAgeSec: 50 * 60 }],
+      groupBy: "queue",
+      groups: [{ key: "q-ads", name: "Advertising queue", open: 1, oldestOpenAgeSec: 5 * 3600 }, { key: "default", name: "Default", open: 1, oldestOpenAgeSec: 50 * 60 }],
       open: [2, 2, 2],
       oldestOpenAgeSec: [3 * 3600, 4 * 3600, 5 * 3600],
     });

@@ -78,12 +78,13 @@ test("backlog: open at the end of each bucket and at until, with the oldest open
     { createdAt: T0 + 1.2 * H, firstDecisionAt: T0 + 2 * H, key: "porn", name: "Porn" }, // decided exactly at the 2 h end: not open then
     { createdAt: T0 + 2.2 * H, firstDecisionAt: null, key: "porn", name: "Porn" },
   ];
-  const b = backlog(r, items);
+  const b = backlog(r, items, [{ key: "empty", name: "Empty queue" }]);
   assert.deepEqual(b.open, [2, 2, 2]);
   assert.deepEqual(b.oldestOpenAgeSec, [7200, 5400, 7200]);
   assert.deepEqual(b.groups, [
     { key: "ad", name: "Ad", open: 1, oldestOpenAgeSec: 7200 },
     { key: "porn", name: "Porn", open: 1, oldestOpenAgeSec: 1080 },
+    { key: "empty", name: "Empty queue", open: 0, oldestOpenAgeSec: null },
   ]);
 });
 
