@@ -66,7 +66,8 @@ export function RowBars({ rows: data, series, format, domain, labels }: { rows: 
         <Tooltip {...TOOLTIP} cursor={{ fill: "#27272a" }} formatter={(v) => (typeof v === "number" && format ? format(v) : String(v ?? "—"))} />
         {series.length > 1 && <Legend {...LEGEND} />}
         {series.map((s) => (
-          <Bar key={s.key} dataKey={s.key} name={s.name} stackId="a" fill={s.color} isAnimationActive={false}>
+          // a judged 0 (e.g. no hit overturned) still shows as a sliver with its label; a null (nothing judged) shows nothing
+          <Bar key={s.key} dataKey={s.key} name={s.name} stackId="a" fill={s.color} isAnimationActive={false} minPointSize={labels ? 2 : 0}>
             {labels && <LabelList dataKey={s.key} position="right" fill="#d4d4d8" fontSize={11} formatter={(v) => (typeof v === "number" && format ? format(v) : "—")} />}
           </Bar>
         ))}

@@ -69,18 +69,25 @@ export async function reviewMetrics(o: ReviewMetricsOptions, q: MetricsQuery): P
   );
 
   // overturn: each hit's verdict is its own latest item decision if it has one, else its incident's latest decision;
-  // a hit counts in the range of the decision that gives its verdict
+  // a hit counts in the range of the decision that gives its verdict. Two parts, each starting from the decisions
+  // in the range (never a scan of every hit): hits judged on their own, then the other hits of incidents decided.
   const verdicts = await rows(
     o.db,
     sql`WITH last_incident AS (SELECT DISTINCT ON (incident_id) incident_id, decision, username, at FROM incident_decisions ORDER BY incident_id, at DESC, id DESC),
         last_item AS (SELECT DISTINCT ON (target_kind, target_id, item) target_kind, target_id, item, decision, username, at FROM review_decisions
                       WHERE item IS NOT NULL ORDER BY target_kind, target_id, item, at DESC, id DESC),
-        judged AS (SELECT h.label, h.hit->>'riskLevel' AS level, coalesce(li.decision, lc.decision) AS verdict, coalesce(li.username, lc.username) AS username, coalesce(li.at, lc.at) AS at
-                   FROM incident_hits h JOIN incidents i ON i.id = h.incident_id
-                   LEFT JOIN last_incident lc ON lc.incident_id = i.id
-                   LEFT JOIN last_item li ON li.target_kind = i.source_kind AND li.target_id = i.source_ref AND li.item = h.item_id)
+        judged AS (
+          SELECT h.label, h.hit->>'riskLevel' AS level, li.decision AS verdict, li.username
+            FROM last_item li JOIN incidents i ON i.source_kind = li.target_kind AND i.source_ref = li.target_id
+            JOIN incident_hits h ON h.incident_id = i.id AND h.item_id = li.item
+           WHERE li.at >= ${since} AND li.at < ${until}
+          UNION ALL
+          SELECT h.label, h.hit->>'riskLevel' AS level, lc.decision AS verdict, lc.username
+            FROM last_incident lc JOIN incidents i ON i.id = lc.incident_id JOIN incident_hits h ON h.incident_id = lc.incident_id
+           WHERE lc.at >= ${since} AND lc.at < ${until}
+             AND NOT EXISTS (SELECT 1 FROM last_item li WHERE li.target_kind = i.source_kind AND li.target_id = i.source_ref AND li.item = h.item_id))
         SELECT label, level, verdict, count(*)::int AS hits FROM judged
-        WHERE at >= ${since} AND at < ${until} AND level IN ('REVIEW', 'REJECT') AND ${mine(sql`username`)}
+        WHERE level IN ('REVIEW', 'REJECT') AND ${mine(sql`username`)}
         GROUP BY label, level, verdict`,
   );
 

@@ -85,3 +85,29 @@ test("at 390 px the page fits the phone: no sideways scroll, charts as wide as t
   await page.screenshot({ path: ".test-results/metrics-390.png", fullPage: true });
   await page.close();
 });
+
+test("a reviewer sees their own figures beside the team's intake", async ({ playwright, browser }) => {
+  const csrfOf = async (api: Awaited<ReturnType<typeof playwright.request.newContext>>) => decodeURIComponent((await api.storageState()).cookies.find((c) => c.name === "mp_csrf")?.value ?? "");
+  const sup = await playwright.request.newContext({ baseURL: server!.url });
+  expect((await sup.post("/api/auth/signin", { data: SUPERVISOR })).status()).toBe(200);
+  const created = await sup.post("/api/users", { data: { username: "alice", role: "reviewer" }, headers: { "x-csrf-token": await csrfOf(sup) } });
+  expect(created.status()).toBe(201);
+  const { password } = (await created.json()) as { password: string };
+  await sup.dispose();
+  const api = await playwright.request.newContext({ baseURL: server!.url });
+  expect((await api.post("/api/auth/signin", { data: { username: "alice", password } })).status()).toBe(200);
+  expect((await api.post("/api/auth/password", { data: { current: password, next: "alice-e2e-pass-1" }, headers: { "x-csrf-token": await csrfOf(api) } })).status()).toBe(200);
+  const ctx = await browser.newContext({ baseURL: server!.url, storageState: await api.storageState(), viewport: { width: 1280, height: 900 } });
+  await api.dispose();
+  const page = await ctx.newPage();
+  await page.goto("/team");
+  await expect(page.getByRole("heading", { name: "My review figures" })).toBeVisible();
+  await expect(page.getByTestId("tile-opened")).toHaveText("7");
+  // alice decided A and B first (C's first decision was bob's)
+  await expect(page.getByTestId("tile-decided")).toHaveText("2");
+  await expect(page.getByTestId("chart-reviewers")).toContainText("alice");
+  await expect(page.getByTestId("chart-reviewers")).not.toContainText("bob");
+  // asking the API for bob's figures is refused
+  expect((await page.request.get("/api/metrics/review?reviewer=bob")).status()).toBe(403);
+  await ctx.close();
+});
