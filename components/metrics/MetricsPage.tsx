@@ -60,16 +60,16 @@ function QueueBacklog({ groups }: { groups: ReviewMetrics["backlog"]["groups"] }
       <caption className="sr-only">Backlog per queue at the end of the range</caption>
       <thead className="text-zinc-500">
         <tr>
-          <th scope="col" className="py-1 font-semibold">Queue</th>
-          <th scope="col" className="py-1 font-semibold">Open</th>
-          <th scope="col" className="py-1 font-semibold">Oldest open</th>
+          <th scope="col" className="py-1 pr-3 font-semibold">Queue</th>
+          <th scope="col" className="py-1 pr-3 font-semibold">Open</th>
+          <th scope="col" className="py-1 pr-3 font-semibold">Oldest open</th>
         </tr>
       </thead>
       <tbody className="text-zinc-200">
         {groups.map((g) => (
           <tr key={g.key} className="border-t border-surface-line/50">
-            <th scope="row" className="py-1 font-normal">{g.name}</th>
-            <td className="py-1">{g.open}</td>
+            <th scope="row" className="py-1 pr-3 font-normal">{g.name}</th>
+            <td className="py-1 pr-3">{g.open}</td>
             <td className="py-1">{duration(g.oldestOpenAgeSec)}</td>
           </tr>
         ))}
