@@ -2,6 +2,7 @@
 import type { RuleHit } from "./rules";
 import type { RiskLevel, StreamEvent, StreamSummary } from "./dashboard-api";
 import type { Incident } from "./incidents";
+import type { QueueCountsEvent } from "./queues";
 import type { StreamHealthUpdate } from "./stream-health";
 
 export interface FileProgressEvent {
@@ -26,6 +27,8 @@ export interface ServerToClientEvents {
   "stream:health": (u: StreamHealthUpdate) => void;
   /** to INCIDENTS_ROOM: an incident was created, extended, decided or assigned */
   incident: (i: Incident) => void;
+  /** to INCIDENTS_ROOM: review queue counts changed (server/queues) */
+  queues: (e: QueueCountsEvent) => void;
   /** to INCIDENTS_ROOM: a live rule raised a priority alert (server/rules) */
   "rule:alert": (a: RuleAlert) => void;
 }

@@ -20,12 +20,14 @@ import { can, SESSION_COOKIE } from "../lib/roles";
 import { RetentionJob } from "./store/retention";
 import { createStatus } from "./dashboard/status";
 import { createIncidents } from "./incidents";
+import { createQueues, type Queues } from "./queues";
 import { registerIncidentFeed } from "./incidents/feed";
 import { createUploads } from "./dashboard/uploads";
 import { dataDirSecret } from "./service/access-keys";
 import { createRules } from "./rules";
 import { INCIDENTS_ROOM } from "../lib/events";
 import { mediaReader } from "./incidents/media";
+import { createReviewMetrics } from "./metrics/review";
 import { accessKeyNames } from "./dashboard/api-tasks";
 import { watchEngine } from "./metrics";
 import { serveMetrics } from "./metrics/serve";
@@ -169,13 +171,20 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   const retention = new RetentionJob({ store, mediaRoot: `${config.dataDir}/media`, retentionHours: config.retentionHours, sweepMinutes: config.retentionSweepMinutes, log });
   const status = createStatus({ store, dataDir: config.dataDir, retention, engine });
   // runs of hits become incidents as the receivers accept callbacks (README "Incidents and review queue")
+  // review queues route incidents as they are created and count them (docs/pending/queues.md); bound below
+  let queues: Queues | null = null;
   const incidents = createIncidents({
     db: store.db,
     gapSec: config.incidentGapSec,
-    publish: (i) => hub.incident(i),
+    publish: (i) => {
+      hub.incident(i);
+      queues?.changed();
+    },
+    route: (ids) => queues?.route(ids) ?? Promise.resolve(),
     readMedia: mediaReader({ mediaRoot: engine?.ctx.mediaRoot ?? null, serviceOrigin: config.serviceBaseUrl ? new URL(config.serviceBaseUrl).origin : null }),
     log,
   });
+  queues = createQueues({ db: store.db, leaseSec: config.claimLeaseSec, detail: (id) => incidents.get(id), publish: (e) => hub.queues(e), log });
   // rules run after a callback's incidents are grouped (incident conditions see them); never act twice (server/rules)
   const rules = createRules({
     db: store.db,
@@ -195,7 +204,8 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     await incidents.feed(input);
     await rules.feed(input);
   });
-  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth, { onItemReview: (r) => incidents.decideByItem(r) }), status, incidents, rules });
+  const reviewMetrics = createReviewMetrics({ db: store.db });
+  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth, { onItemReview: (r) => incidents.decideByItem(r) }), status, incidents, queues, reviewMetrics, rules });
   await engine?.start();
   retention.start();
   void rules.resume();
@@ -206,6 +216,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     engine,
     server,
     async close() {
+      queues?.close();
       await retention.stop();
       await demo.stop();
       await rtmp?.close();

@@ -50,6 +50,8 @@ export interface Config {
   dashboardPollIntervalMs: number;
   /** INCIDENT_GAP_SEC: hits of one category further apart than this start a new incident */
   incidentGapSec: number;
+  /** CLAIM_LEASE_SEC: a review queue claim the reviewer's page stopped renewing goes back to its queue after this long */
+  claimLeaseSec: number;
   /** Live preview and evidence clips (README "Live preview and evidence clips"); retentionMin 0 = no preview */
   preview: { retentionMin: number; segmentSec: number; clipBeforeSec: number; clipAfterSec: number };
   /** Limits (README "Security → Limits"); 0 disables a rate limit. */
@@ -170,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serviceOnly: env.SERVICE_ONLY === "1",
     dashboardPollIntervalMs: num("DASHBOARD_POLL_INTERVAL_MS", 2000, env),
     incidentGapSec: num("INCIDENT_GAP_SEC", 10, env),
+    claimLeaseSec: Math.max(2, num("CLAIM_LEASE_SEC", 300, env)),
     preview: {
       retentionMin: num("PREVIEW_RETENTION_MIN", 30, env),
       segmentSec: Math.min(6, Math.max(1, num("PREVIEW_SEGMENT_SEC", 1, env))),

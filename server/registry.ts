@@ -8,6 +8,8 @@ import type { createDemo } from "./dashboard/demo";
 import type { AuthApi } from "./auth/api";
 import type { Status } from "./dashboard/status";
 import type { Incidents } from "./incidents";
+import type { ReviewMetricsApi } from "./metrics/review";
+import type { Queues } from "./queues";
 
 export interface Registry {
   engine: Engine | null; // null when the dashboard drives a remote service
@@ -21,6 +23,10 @@ export interface Registry {
   incidents: Incidents;
   /** Rules that act on their own (server/rules) */
   rules: Rules;
+  /** Review queues and claims (server/queues) */
+  queues: Queues;
+  /** Team review metrics (GET /api/metrics/review) */
+  reviewMetrics: ReviewMetricsApi;
 }
 
 const KEY = Symbol.for("moderation-platform.registry");

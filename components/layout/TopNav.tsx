@@ -18,6 +18,7 @@ const LINKS: Array<{ href: string; label: string; permission?: Permission }> = [
   { href: "/policy", label: "Policy" },
   { href: "/capabilities", label: "Capabilities" },
   { href: "/status", label: "Status" },
+  { href: "/team", label: "Metrics", permission: "review:record" },
   { href: "/users", label: "Users", permission: "users:manage" },
   { href: "/audit", label: "Audit", permission: "audit:view" },
   { href: "/rules", label: "Rules", permission: "rules:edit" },

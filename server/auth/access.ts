@@ -68,6 +68,8 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   { methods: ["POST", "DELETE"], path: /^\/api\/rules\/backtest(\/|$)/, access: "rules:edit", audit: "rule.backtest" },
   { methods: WRITE, path: /^\/api\/rules(\/|$)/, access: "rules:edit", audit: "rule.change" },
   { methods: ["GET", "HEAD"], path: /^\/(api\/)?rules(\/|$)/, access: "rules:edit" },
+  // team review metrics (server/metrics/review.ts): reviewers see their own figures, supervisors the team's (checked in the handler)
+  { methods: ["GET", "HEAD"], path: /^\/(api\/metrics\/review(\.csv)?|team)$/, access: "review:record" },
   // everything else: reading needs a session with "view"; unknown writes are supervisors'
   { methods: ["GET", "HEAD"], path: /^\//, access: "view" },
   { methods: ANY, path: /^\//, access: "users:manage", audit: "other.change" },

@@ -5,6 +5,7 @@ import { Redis } from "ioredis";
 import type { StreamEvent, StreamSummary } from "../../lib/dashboard-api";
 import { FILES_ROOM, fileRoom, INCIDENTS_ROOM, STREAMS_ROOM, streamRoom, type ClientToServerEvents, type FileProgressEvent, type ServerToClientEvents } from "../../lib/events";
 import type { Incident } from "../../lib/incidents";
+import type { QueueCountsEvent } from "../../lib/queues";
 import type { StreamHealthUpdate } from "../../lib/stream-health";
 
 /** Who a connection belongs to, so it can be cut when that session or account ends. */
@@ -24,6 +25,8 @@ export interface Hub {
   streamHealth(u: StreamHealthUpdate): void;
   /** to INCIDENTS_ROOM: an incident was created, extended, decided or assigned */
   incident(i: Incident): void;
+  /** to INCIDENTS_ROOM: review queue counts (server/queues) */
+  queues(e: QueueCountsEvent): void;
   close(): Promise<void>;
 }
 
@@ -118,6 +121,7 @@ export function createHub(server: http.Server, authorize: (req: http.IncomingMes
     streamSummary: (s) => void io.to(STREAMS_ROOM).emit("stream:summary", s),
     streamHealth: (u) => healthTo(io, u),
     incident: (i) => void io.to(INCIDENTS_ROOM).emit("incident", i),
+    queues: (e) => void io.to(INCIDENTS_ROOM).emit("queues", e),
     disconnect: (q) => {
       if (q.sessionId) io.in(sessionRoom(q.sessionId)).disconnectSockets(true);
       if (q.userId) (q.exceptSessionId ? io.in(userRoom(q.userId)).except(sessionRoom(q.exceptSessionId)) : io.in(userRoom(q.userId))).disconnectSockets(true);

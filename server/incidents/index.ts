@@ -16,6 +16,8 @@ export interface IncidentsOptions {
   publish: (i: Incident) => void;
   readMedia: MediaReader;
   log: (m: string) => void;
+  /** review queues (server/queues): routes created or extended incidents */
+  route?: (ids: string[]) => Promise<void>;
 }
 
 export type Incidents = ReturnType<typeof createIncidents>;
@@ -25,7 +27,7 @@ export type Incidents = ReturnType<typeof createIncidents>;
  * read and decided through app/api/incidents. Work for one task runs in arrival order, one at a time.
  */
 export function createIncidents(o: IncidentsOptions) {
-  const deps = { db: o.db, gapSec: o.gapSec, publish: o.publish, readMedia: o.readMedia };
+  const deps = { db: o.db, gapSec: o.gapSec, publish: o.publish, readMedia: o.readMedia, route: o.route };
   const queues = new Map<string, Promise<void>>();
 
   function feed(input: IncidentFeedInput): Promise<void> {

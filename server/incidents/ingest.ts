@@ -11,6 +11,8 @@ export interface IngestDeps {
   db: Db;
   gapSec: number;
   publish: (i: Incident) => void;
+  /** review queues (server/queues): created or extended incidents are routed before they are published */
+  route?: (ids: string[]) => Promise<void>;
 }
 
 const newId = () => crypto.randomBytes(8).toString("hex");
@@ -47,6 +49,8 @@ const hitRow = (incidentId: string, requestId: string, h: Hit) => ({
 
 async function publishRows(d: IngestDeps, ids: string[]) {
   if (ids.length === 0) return;
+  // a routing failure must not lose the incident: the queues' sweep routes it later
+  await d.route?.(ids).catch(() => undefined);
   const rows = await d.db.select().from(incidents).where(inArray(incidents.id, ids));
   for (const i of await withDecisions(d.db, rows)) d.publish(i);
 }

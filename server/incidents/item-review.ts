@@ -62,7 +62,7 @@ export async function decideByItem(d: ReviewDeps, r: ItemReview): Promise<ItemEf
       continue;
     }
     await d.db.transaction(async (tx) => {
-      await tx.update(incidents).set({ status: r.decision, updatedAt: now }).where(eq(incidents.id, row.id));
+      await tx.update(incidents).set({ status: r.decision, updatedAt: now, claimedBy: null, claimExpiresAt: null }).where(eq(incidents.id, row.id));
       await tx.insert(incidentDecisions).values({ incidentId: row.id, decision: r.decision, note: r.note, username: r.username, at: now, itemLabel: name });
     });
     decided.push(row.id);

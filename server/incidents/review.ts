@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { BulkDecisionInput, DecisionInput, Incident, IncidentDetail, IncidentHit, IncidentQuery } from "../../lib/incidents";
 import type { Db } from "../store/db";
 import { users } from "../auth/schema";
@@ -56,17 +56,31 @@ export async function publishIds(d: ReviewDeps, ids: string[]): Promise<Incident
   return out;
 }
 
-/** Records a decision (who, when, note) on each existing incident and sets its state; unknown ids are reported back. */
-export async function decide(d: ReviewDeps, input: BulkDecisionInput, username: string): Promise<{ updated: Incident[]; missing: string[] }> {
+/** An incident another reviewer holds under a live claim (server/queues): not decided by anyone else. */
+export interface HeldIncident {
+  id: string;
+  claimedBy: string;
+  claimExpiresAt: string;
+}
+const notHeldByOther = (username: string) => or(isNull(incidents.claimedBy), eq(incidents.claimedBy, username), lt(incidents.claimExpiresAt, sql`now()`));
+
+/**
+ * Records a decision (who, when, note) on each existing incident and sets its state, ending its claim; unknown ids
+ * are reported back, and so are incidents another reviewer holds claimed (left as they are).
+ */
+export async function decide(d: ReviewDeps, input: BulkDecisionInput, username: string): Promise<{ updated: Incident[]; missing: string[]; claimed: HeldIncident[] }> {
   const ids = [...new Set(input.ids)];
   const now = new Date();
   const found = await d.db.transaction(async (tx) => {
-    const rows = await tx.update(incidents).set({ status: input.decision, updatedAt: now }).where(inArray(incidents.id, ids)).returning({ id: incidents.id });
+    const rows = await tx.update(incidents).set({ status: input.decision, updatedAt: now, claimedBy: null, claimExpiresAt: null }).where(and(inArray(incidents.id, ids), notHeldByOther(username))).returning({ id: incidents.id });
     if (rows.length) await tx.insert(incidentDecisions).values(rows.map((r) => ({ incidentId: r.id, decision: input.decision, note: input.note?.trim() || null, username, at: now })));
     return rows.map((r) => r.id);
   });
   const updated = await publishIds(d, found);
-  return { updated, missing: ids.filter((id) => !found.includes(id)) };
+  const rest = ids.filter((id) => !found.includes(id));
+  const held = rest.length ? await d.db.select({ id: incidents.id, claimedBy: incidents.claimedBy, claimExpiresAt: incidents.claimExpiresAt }).from(incidents).where(inArray(incidents.id, rest)) : [];
+  const claimed = held.filter((h) => h.claimedBy && h.claimExpiresAt).map((h) => ({ id: h.id, claimedBy: h.claimedBy!, claimExpiresAt: h.claimExpiresAt!.toISOString() }));
+  return { updated, missing: rest.filter((id) => !held.some((h) => h.id === id)), claimed };
 }
 
 export async function decideOne(d: ReviewDeps, id: string, input: DecisionInput, username: string): Promise<Incident | null> {

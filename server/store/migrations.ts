@@ -1,4 +1,5 @@
 import { INCIDENT_MIGRATIONS } from "../incidents/migrations";
+import { QUEUE_MIGRATIONS } from "../queues/migrations";
 import { RULE_MIGRATIONS } from "../rules/migrations";
 
 /** Ordered SQL migrations; applied once each, recorded in schema_migrations. Never edit a shipped one. */
@@ -307,6 +308,7 @@ ALTER TABLE incident_decisions ADD COLUMN item_label text;
 `,
   },
   ...INCIDENT_MIGRATIONS,
+  ...QUEUE_MIGRATIONS,
   // rules (server/rules/migrations.ts)
   ...RULE_MIGRATIONS,
 ];

@@ -158,6 +158,11 @@ export const incidents = pgTable(
     assignee: text("assignee"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+    /** review queues (server/queues; migration 0300_review_queues): the queue routed to, its claim, the facts routing read */
+    queueId: text("queue_id"),
+    claimedBy: text("claimed_by"),
+    claimExpiresAt: timestamp("claim_expires_at", { withTimezone: true, mode: "date" }),
+    routeFacts: jsonb("route_facts").$type<{ appId: string | null; eventId: string | null; tokenId: string | null; lists: string[] }>(),
   },
   (t) => [index("incidents_source_idx").on(t.requestId, t.media, t.label), index("incidents_status_idx").on(t.status, t.createdAt)],
 );

@@ -43,4 +43,10 @@ if (process.env.E2E_SEED_STREAM && process.env.E2E_SEED_OUT) {
   writeFileSync(process.env.E2E_SEED_OUT, JSON.stringify(seeded));
 }
 
+// a spec's own server may start with a known review history (tests/support/seed-review-history.ts; tests/e2e/metrics.spec.ts)
+if (process.env.E2E_SEED_REVIEW_T0) {
+  const { seedReviewHistoryDir } = await import("../support/seed-review-history");
+  await seedReviewHistoryDir(dataDir, Number(process.env.E2E_SEED_REVIEW_T0));
+}
+
 await import("../../server/main");
