@@ -49,7 +49,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   const engine = remote ? null : await createEngine(config, { log: (m) => log(`[engine] ${m}`) });
   const store = engine?.ctx.store ?? (await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
 
-  const auth = await createAuth({ store, dataDir: config.dataDir, sessionSecret: config.sessionSecret, sessionTtlHours: config.sessionTtlHours, initialPassword: config.supervisorInitialPassword, log });
+  const auth = await createAuth({ store, dataDir: config.dataDir, sessionSecret: config.sessionSecret, sessionTtlHours: config.sessionTtlHours, initialPassword: config.supervisorInitialPassword, log, signInAccountBudget: config.signIn.accountFailures, signInMaxDelaySec: config.signIn.maxDelaySec });
   if (opts.withNext) await auth.bootstrap();
   const gateOptions: GateOptions = {
     auth,

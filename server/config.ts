@@ -73,6 +73,8 @@ export interface Config {
   sessionSecret: string | null;
   sessionTtlHours: number;
   supervisorInitialPassword: string | null;
+  /** SIGNIN_ACCOUNT_FAILURES / SIGNIN_MAX_DELAY_SEC: an account's failed sign-ins from all addresses before its attempts are spaced out, and the longest space */
+  signIn: { accountFailures: number; maxDelaySec: number };
   /** behind a reverse proxy: take the client address from X-Forwarded-For and https from X-Forwarded-Proto */
   trustProxy: boolean;
   /** REDIS_URL: socket.io events travel between dashboard nodes (server/hub) */
@@ -192,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: env.SESSION_SECRET || null,
     sessionTtlHours: num("SESSION_TTL_HOURS", 12, env),
     supervisorInitialPassword: env.SUPERVISOR_INITIAL_PASSWORD || null,
+    signIn: { accountFailures: Math.max(1, Math.floor(num("SIGNIN_ACCOUNT_FAILURES", 10, env))), maxDelaySec: Math.max(1, num("SIGNIN_MAX_DELAY_SEC", 60, env)) },
     trustProxy: env.TRUST_PROXY === "1",
     redisUrl: env.REDIS_URL || null,
     scale: scaleConfig(env),
