@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { checkedSecret, parseSigningSecrets } from "./callback/signature";
-import { LOOPBACK, type IngestAccessConfig } from "./demo/ingest-access";
+import { LOOPBACK, publishKeyProblem, type IngestAccessConfig } from "./demo/ingest-access";
 
 /** Every environment variable the product reads; README "Configuration" documents each. */
 export interface Config {
@@ -119,6 +119,13 @@ function scaleConfig(env: NodeJS.ProcessEnv): Config["scale"] {
   };
 }
 
+/** INGEST_PUBLISH_KEY, refused at start when too short to be a secret. */
+function checkedPublishKey(key: string | null): string | null {
+  const problem = publishKeyProblem(key);
+  if (problem) throw new Error(problem);
+  return key;
+}
+
 function num(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -199,7 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || null,
     scale: scaleConfig(env),
     metrics: { token: env.METRICS_TOKEN || null, allow: list(env.METRICS_ALLOW ?? "127.0.0.1/8,::1") },
-    ingest: { playAllow: list(env.INGEST_PLAY_ALLOW ?? LOOPBACK.join(",")), publishAllow: list(env.INGEST_PUBLISH_ALLOW ?? LOOPBACK.join(",")), publishKey: env.INGEST_PUBLISH_KEY || null },
+    ingest: { playAllow: list(env.INGEST_PLAY_ALLOW ?? LOOPBACK.join(",")), publishAllow: list(env.INGEST_PUBLISH_ALLOW ?? LOOPBACK.join(",")), publishKey: checkedPublishKey(env.INGEST_PUBLISH_KEY || null), keyFailuresPerMinute: num("INGEST_KEY_FAILURES_PER_MINUTE", 10, env) },
     dev: env.NODE_ENV !== "production",
   };
 }
