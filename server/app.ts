@@ -169,6 +169,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     publish: (i) => hub.incident(i),
     readMedia: mediaReader({ mediaRoot: engine?.ctx.mediaRoot ?? null, serviceOrigin: config.serviceBaseUrl ? new URL(config.serviceBaseUrl).origin : null }),
     log,
+    exports: config.incidentExports,
   });
   registerIncidentFeed(store.db, incidents.feed);
   setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth, { onItemReview: (r) => incidents.decideByItem(r) }), status, incidents });

@@ -47,6 +47,8 @@ export interface Config {
   dashboardPollIntervalMs: number;
   /** INCIDENT_GAP_SEC: hits of one category further apart than this start a new incident */
   incidentGapSec: number;
+  /** INCIDENT_EXPORTS_PER_USER / INCIDENT_EXPORTS_MAX: evidence exports running at once per account / in all (0 = no limit) */
+  incidentExports: { perUser: number; max: number };
   /** Live preview and evidence clips (README "Live preview and evidence clips"); retentionMin 0 = no preview */
   preview: { retentionMin: number; segmentSec: number; clipBeforeSec: number; clipAfterSec: number };
   /** Limits (README "Security → Limits"); 0 disables a rate limit. */
@@ -172,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serviceOnly: env.SERVICE_ONLY === "1",
     dashboardPollIntervalMs: num("DASHBOARD_POLL_INTERVAL_MS", 2000, env),
     incidentGapSec: num("INCIDENT_GAP_SEC", 10, env),
+    incidentExports: { perUser: Math.floor(num("INCIDENT_EXPORTS_PER_USER", 2, env)), max: Math.floor(num("INCIDENT_EXPORTS_MAX", 8, env)) },
     preview: {
       retentionMin: num("PREVIEW_RETENTION_MIN", 30, env),
       segmentSec: Math.min(6, Math.max(1, num("PREVIEW_SEGMENT_SEC", 1, env))),

@@ -62,10 +62,10 @@ test("a network outside both lists: publishing without the key and playing are r
 });
 
 test("a publish key shorter than 16 characters is refused at start with a clear configuration error", () => {
-  assert.throws(() => loadConfig({ INGEST_PUBLISH_KEY: "letmein" }), /INGEST_PUBLISH_KEY must be at least 16 characters \(got 7\)/);
+  assert.throws(() => loadConfig({ NODE_ENV: "production", INGEST_PUBLISH_KEY: "letmein" }), /INGEST_PUBLISH_KEY must be at least 16 characters \(got 7\)/);
   assert.throws(() => ingestAccess({ playAllow: LOOPBACK, publishAllow: LOOPBACK, publishKey: "short-key" }), /at least 16 characters/);
-  assert.equal(loadConfig({ INGEST_PUBLISH_KEY: KEY }).ingest.publishKey, KEY);
-  assert.equal(loadConfig({}).ingest.publishKey, null);
+  assert.equal(loadConfig({ NODE_ENV: "production", INGEST_PUBLISH_KEY: KEY }).ingest.publishKey, KEY);
+  assert.equal(loadConfig({ NODE_ENV: "production" }).ingest.publishKey, null);
 });
 
 test("policy: refused publishes spend the address's budget (IPv6 by /64); past it even the right key waits; allowed networks never do", () => {
