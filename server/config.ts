@@ -174,7 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serviceOnly: env.SERVICE_ONLY === "1",
     dashboardPollIntervalMs: num("DASHBOARD_POLL_INTERVAL_MS", 2000, env),
     incidentGapSec: num("INCIDENT_GAP_SEC", 10, env),
-    incidentExports: { perUser: Math.floor(num("INCIDENT_EXPORTS_PER_USER", 2, env)), max: Math.floor(num("INCIDENT_EXPORTS_MAX", 8, env)) },
+    incidentExports: { perUser: Math.floor(num("INCIDENT_EXPORTS_PER_USER", 3, env)), max: Math.floor(num("INCIDENT_EXPORTS_MAX", 8, env)) },
     preview: {
       retentionMin: num("PREVIEW_RETENTION_MIN", 30, env),
       segmentSec: Math.min(6, Math.max(1, num("PREVIEW_SEGMENT_SEC", 1, env))),

@@ -16,7 +16,7 @@ export interface IncidentsOptions {
   publish: (i: Incident) => void;
   readMedia: MediaReader;
   log: (m: string) => void;
-  /** INCIDENT_EXPORTS_PER_USER / INCIDENT_EXPORTS_MAX: evidence exports running at once per account / in all (default 2 / 8; 0 = no limit) */
+  /** INCIDENT_EXPORTS_PER_USER / INCIDENT_EXPORTS_MAX: evidence exports running at once per account / in all (default 3 / 8; 0 = no limit) */
   exports?: { perUser: number; max: number };
 }
 
@@ -31,7 +31,7 @@ export type Incidents = ReturnType<typeof createIncidents>;
  */
 export function createIncidents(o: IncidentsOptions) {
   const deps = { db: o.db, gapSec: o.gapSec, publish: o.publish, readMedia: o.readMedia, log: o.log };
-  const slots = new ExportSlots(o.exports ?? { perUser: 2, max: 8 });
+  const slots = new ExportSlots(o.exports ?? { perUser: 3, max: 8 });
   const queues = new Map<string, Promise<void>>();
 
   function feed(input: IncidentFeedInput): Promise<void> {
