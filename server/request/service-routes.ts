@@ -16,6 +16,7 @@ import { queryVideoFile, submitVideoFile, type VideoFileRequest as VideoFileTask
 import { RateLimiter } from "../service/rate-limit";
 import { BodyError, readJson, unstorable } from "./body";
 import { clientIp } from "../service/client-ip";
+import { addressGroup } from "../net/address-group";
 import { DASHBOARD_PRINCIPAL } from "../service/principals";
 
 type Verb<S extends z.ZodType> = (engine: Engine, input: z.output<S>, keyId: string, baseUrl: string) => Promise<object>;
@@ -108,7 +109,8 @@ async function answer(engine: Engine, r: Route | undefined, req: http.IncomingMe
   try {
     if (!r) throw new ApiError(Code.SERVICE_FAILURE, `${codeMessage(Code.SERVICE_FAILURE)}: this endpoint is not available in this build`);
     const { perKey, authFails } = limitersOf(engine);
-    const address = clientIp(req, engine.ctx.config.trustProxy);
+    // an IPv6 client's whole /64 is one address here (one host usually holds all of it)
+    const address = addressGroup(clientIp(req, engine.ctx.config.trustProxy));
     if (authFails.exhausted(address)) {
       unread = true;
       throw qpsLimit(`too many requests with an unknown accessKey from this address`, authFails.retryAfterSec(address));

@@ -5,7 +5,11 @@
 import assert from "node:assert/strict";
 import os from "node:os";
 import { after, test } from "node:test";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { startApp } from "../../server/app";
 import { loadConfig } from "../../server/config";
+import { freePort } from "../support/child-server";
 import { ingestAccess, LOOPBACK } from "../../server/demo/ingest-access";
 import { startRtmpServer, type RtmpServer } from "../../server/demo/rtmp-server";
 import { runFfmpeg, startFfmpeg } from "../../server/ingest/ffmpeg";
@@ -88,6 +92,19 @@ test("real publishers: wrong keys from one address are logged without the key, t
   assert.equal(server.isPublishing("guessing"), false);
   assert.ok(logs.some((l) => /publish of \/live\/guessing refused to 127\.0\.0\.1: too many refused publishes from this address; retry in \d+ s/.test(l)), logs.join("\n"));
   assert.ok(!logs.some((l) => l.includes("guess-aaaa") || l.includes("guess-bbbb") || l.includes(encodeURIComponent(KEY)) || l.includes(KEY)), "no key in the log");
+});
+
+test("the app's own ingest logs refused publishes (it passes its log to the RTMP server)", async () => {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "ingest-app-"));
+  cleanups.push(() => fs.rm(dataDir, { recursive: true, force: true }));
+  const logs: string[] = [];
+  const env = { PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production" as const, MODERATION_ACCESS_KEYS: "ingest-app-key", DETECT_WORKERS: "1" };
+  const rtmp = { RTMP_PORT: String(await freePort()), RTMP_HTTP_PORT: String(await freePort()), INGEST_PUBLISH_ALLOW: "", INGEST_PUBLISH_KEY: KEY };
+  const app = await startApp(loadConfig({ ...env, ...rtmp }), { withNext: false, log: (m) => logs.push(m) });
+  cleanups.push(() => app.close());
+  const refused = await publish(`rtmp://127.0.0.1:${rtmp.RTMP_PORT}/live/app-guess?key=not-the-key`).done;
+  assert.notEqual(refused.code, 0);
+  assert.ok(logs.some((l) => /\[rtmp\] publish of \/live\/app-guess refused to 127\.0\.0\.1: wrong \?key=/.test(l)), logs.join("\n"));
 });
 
 test("the default policy refuses a peer that comes from the machine's own network address, and serves loopback", async (t) => {
