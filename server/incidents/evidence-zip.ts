@@ -45,7 +45,7 @@ export async function exportIncident(d: ReviewDeps & { readMedia: MediaReader; l
         // yazl does not watch its sources: a read error ends the download instead of the process
         stream.once("error", (err) => out.destroy(err)).once("close", () => open.delete(stream));
         cb(null, stream);
-      });
+      }, (err: Error) => out.destroy(err));
     });
   };
   let n = 0;
