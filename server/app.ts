@@ -55,7 +55,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   const engine = remote ? null : await createEngine(config, { log: (m) => log(`[engine] ${m}`) });
   const store = engine?.ctx.store ?? (await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
 
-  const auth = await createAuth({ store, dataDir: config.dataDir, sessionSecret: config.sessionSecret, sessionTtlHours: config.sessionTtlHours, initialPassword: config.supervisorInitialPassword, log });
+  const auth = await createAuth({ store, dataDir: config.dataDir, sessionSecret: config.sessionSecret, sessionTtlHours: config.sessionTtlHours, initialPassword: config.supervisorInitialPassword, log, signInAccountBudget: config.signIn.accountFailures, signInMaxDelaySec: config.signIn.maxDelaySec });
   if (opts.withNext) await auth.bootstrap();
   const gateOptions: GateOptions = {
     auth,
@@ -124,7 +124,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   const local = `http://127.0.0.1:${port}`;
   for (const o of [local, `http://localhost:${port}`, config.publicBaseUrl]) if (o) engine?.addOwnOrigin(o);
 
-  const rtmp: RtmpServer | null = config.rtmpPort > 0 ? await startRtmpServer({ rtmpPort: config.rtmpPort, httpPort: config.rtmpHttpPort, host: config.host, access: ingestAccess(config.ingest) }).catch((err: Error) => (log(`RTMP ingest not started: ${err.message}`), null)) : null;
+  const rtmp: RtmpServer | null = config.rtmpPort > 0 ? await startRtmpServer({ rtmpPort: config.rtmpPort, httpPort: config.rtmpHttpPort, host: config.host, access: ingestAccess(config.ingest), log }).catch((err: Error) => (log(`RTMP ingest not started: ${err.message}`), null)) : null;
   if (rtmp) {
     // the service may pull from this server's own ingest even without ALLOW_PRIVATE_NETWORKS
     for (const host of ["127.0.0.1", "localhost"]) {
@@ -183,6 +183,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     route: (ids) => queues?.route(ids) ?? Promise.resolve(),
     readMedia: mediaReader({ mediaRoot: engine?.ctx.mediaRoot ?? null, serviceOrigin: config.serviceBaseUrl ? new URL(config.serviceBaseUrl).origin : null }),
     log,
+    exports: config.incidentExports,
   });
   queues = createQueues({ db: store.db, leaseSec: config.claimLeaseSec, detail: (id) => incidents.get(id), publish: (e) => hub.queues(e), log });
   // rules run after a callback's incidents are grouped (incident conditions see them); never act twice (server/rules)

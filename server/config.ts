@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { checkedSecret, parseSigningSecrets } from "./callback/signature";
-import { LOOPBACK, type IngestAccessConfig } from "./demo/ingest-access";
+import { LOOPBACK, publishKeyProblem, type IngestAccessConfig } from "./demo/ingest-access";
 import { NetworkList } from "./net/networks";
 
 /** Every environment variable the product reads; README "Configuration" documents each. */
@@ -52,6 +52,8 @@ export interface Config {
   incidentGapSec: number;
   /** CLAIM_LEASE_SEC: a review queue claim the reviewer's page stopped renewing goes back to its queue after this long */
   claimLeaseSec: number;
+  /** INCIDENT_EXPORTS_PER_USER / INCIDENT_EXPORTS_MAX: evidence exports running at once per account / in all (0 = no limit) */
+  incidentExports: { perUser: number; max: number };
   /** Live preview and evidence clips (README "Live preview and evidence clips"); retentionMin 0 = no preview */
   preview: { retentionMin: number; segmentSec: number; clipBeforeSec: number; clipAfterSec: number };
   /** Limits (README "Security → Limits"); 0 disables a rate limit. */
@@ -78,6 +80,8 @@ export interface Config {
   sessionSecret: string | null;
   sessionTtlHours: number;
   supervisorInitialPassword: string | null;
+  /** SIGNIN_ACCOUNT_FAILURES / SIGNIN_MAX_DELAY_SEC: an account's failed sign-ins from all addresses before its attempts are spaced out, and the longest space */
+  signIn: { accountFailures: number; maxDelaySec: number };
   /** behind a reverse proxy: take the client address from X-Forwarded-For and https from X-Forwarded-Proto */
   trustProxy: boolean;
   /** REDIS_URL: socket.io events travel between dashboard nodes (server/hub) */
@@ -122,6 +126,13 @@ function scaleConfig(env: NodeJS.ProcessEnv): Config["scale"] {
     workerName: env.WORKER_NAME || `${os.hostname()}-${process.pid}`,
     fileJobLockSec: Math.max(2, num("FILE_JOB_LOCK_SEC", 15, env)),
   };
+}
+
+/** INGEST_PUBLISH_KEY, refused at start when too short to be a secret. */
+function checkedPublishKey(key: string | null): string | null {
+  const problem = publishKeyProblem(key);
+  if (problem) throw new Error(problem);
+  return key;
 }
 
 function num(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
@@ -173,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dashboardPollIntervalMs: num("DASHBOARD_POLL_INTERVAL_MS", 2000, env),
     incidentGapSec: num("INCIDENT_GAP_SEC", 10, env),
     claimLeaseSec: Math.max(2, num("CLAIM_LEASE_SEC", 300, env)),
+    incidentExports: { perUser: Math.floor(num("INCIDENT_EXPORTS_PER_USER", 3, env)), max: Math.floor(num("INCIDENT_EXPORTS_MAX", 8, env)) },
     preview: {
       retentionMin: num("PREVIEW_RETENTION_MIN", 30, env),
       segmentSec: Math.min(6, Math.max(1, num("PREVIEW_SEGMENT_SEC", 1, env))),
@@ -202,11 +214,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: env.SESSION_SECRET || null,
     sessionTtlHours: num("SESSION_TTL_HOURS", 12, env),
     supervisorInitialPassword: env.SUPERVISOR_INITIAL_PASSWORD || null,
+    signIn: { accountFailures: Math.max(1, Math.floor(num("SIGNIN_ACCOUNT_FAILURES", 10, env))), maxDelaySec: Math.max(1, num("SIGNIN_MAX_DELAY_SEC", 60, env)) },
     trustProxy: env.TRUST_PROXY === "1",
     redisUrl: env.REDIS_URL || null,
     scale: scaleConfig(env),
     metrics: { token: env.METRICS_TOKEN || null, allow: list(env.METRICS_ALLOW ?? "127.0.0.1/8,::1") },
-    ingest: { playAllow: list(env.INGEST_PLAY_ALLOW ?? LOOPBACK.join(",")), publishAllow: list(env.INGEST_PUBLISH_ALLOW ?? LOOPBACK.join(",")), publishKey: env.INGEST_PUBLISH_KEY || null },
+    ingest: { playAllow: list(env.INGEST_PLAY_ALLOW ?? LOOPBACK.join(",")), publishAllow: list(env.INGEST_PUBLISH_ALLOW ?? LOOPBACK.join(",")), publishKey: checkedPublishKey(env.INGEST_PUBLISH_KEY || null), keyFailuresPerMinute: num("INGEST_KEY_FAILURES_PER_MINUTE", 10, env) },
     dev: env.NODE_ENV !== "production",
   };
 }

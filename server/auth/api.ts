@@ -3,6 +3,7 @@ import { IDENTITY_HEADERS, REVIEW_DECISIONS, ROLES, SESSION_COOKIE, type Role } 
 import { parseCookies } from "./cookies";
 import { AuthError, type Auth, type SessionInfo } from "./index";
 import { clearedCookies, sessionCookies } from "./gate";
+import { DEVICE_COOKIE, deviceCookie } from "./device";
 import type { ItemEffect, ItemReview } from "../incidents/item-review";
 
 /** The dashboard's account, user, audit and review APIs: route handlers pass the Request here. */
@@ -14,7 +15,11 @@ function answer(body: unknown, status = 200, cookies: string[] = []): Response {
 }
 
 const problem = (err: unknown): Response => {
-  if (err instanceof AuthError) return answer({ error: err.message }, err.status);
+  if (err instanceof AuthError) {
+    const res = answer({ error: err.message }, err.status);
+    if (err.retryAfterSec) res.headers.set("retry-after", String(err.retryAfterSec));
+    return res;
+  }
   if (err instanceof z.ZodError) return answer({ error: err.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, 400);
   throw err;
 };
@@ -59,8 +64,10 @@ export function createAuthApi(auth: Auth, hooks: { onItemReview?: ItemReviewHook
       try {
         const b = await body(req, SignIn);
         const ip = req.headers.get(IDENTITY_HEADERS.ip) ?? "unknown";
-        const s = await auth.signIn(b.username, b.password, ip, req.headers.get("user-agent"));
-        return answer({ user: s.user }, 200, sessionCookies(s, req.headers.get(IDENTITY_HEADERS.https) === "1"));
+        const device = parseCookies(req.headers.get("cookie") ?? undefined).get(DEVICE_COOKIE);
+        const s = await auth.signIn(b.username, b.password, ip, req.headers.get("user-agent"), device);
+        const secure = req.headers.get(IDENTITY_HEADERS.https) === "1";
+        return answer({ user: s.user }, 200, [...sessionCookies(s, secure), deviceCookie(s.device, secure)]);
       } catch (err) {
         return problem(err);
       }

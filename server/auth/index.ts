@@ -15,6 +15,8 @@ export class AuthError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** sent as Retry-After (429) */
+    readonly retryAfterSec?: number,
   ) {
     super(message);
   }
@@ -29,6 +31,10 @@ export interface AuthOptions {
   /** SUPERVISOR_INITIAL_PASSWORD: the first supervisor's password instead of a generated one-time one */
   initialPassword: string | null;
   log: (m: string) => void;
+  /** SIGNIN_ACCOUNT_FAILURES: failures of one account from all addresses in 15 min before its attempts are spaced out (default 10) */
+  signInAccountBudget?: number;
+  /** SIGNIN_MAX_DELAY_SEC: the longest wait between an account's attempts once spaced out (default 60) */
+  signInMaxDelaySec?: number;
 }
 
 export interface SignedIn {
@@ -36,6 +42,8 @@ export interface SignedIn {
   cookie: string;
   csrfToken: string;
   expiresAt: Date;
+  /** the known-device token of this browser for this account (server/auth/throttle.ts) */
+  device: string;
 }
 
 export interface SessionInfo {
@@ -87,7 +95,12 @@ export async function createAuth(o: AuthOptions) {
   const db = o.store.db;
   const secret = await loadSecret(o.dataDir, o.sessionSecret);
   const ttlMs = o.sessionTtlHours * 3600_000;
-  const throttle = new SignInThrottle({ windowMs: 15 * 60_000, perAccount: 5, perAddress: 30 });
+  const throttle = new SignInThrottle({ windowMs: 15 * 60_000, perAccount: 5, perAddress: 30, accountBudget: o.signInAccountBudget ?? 10, accountMaxDelayMs: (o.signInMaxDelaySec ?? 60) * 1000 });
+  // a browser that signed in to an account before carries a signed token naming it: it skips the account-wide delay
+  const nameTag = (name: string) => Buffer.from(name).toString("base64url");
+  const deviceToken = (name: string) => signSessionId(secret, `d.${nameTag(name)}.${randomBytes(12).toString("base64url")}`);
+  const knownDevice = (token: string | undefined, name: string) => !!token && unsignSessionId(secret, token)?.split(".")[1] === nameTag(name);
+  const waitText = (ms: number) => (ms < 60_000 ? `${Math.ceil(ms / 1000)} s` : `${Math.ceil(ms / 60_000)} min`);
   // a session's guesses at its account's current password (a stolen session must not brute-force the real
   // one, nor load the CPU with argon2): the sign-in's limit, per account whatever the address
   const strangers = new AuditBudget({ windowMs: STRANGER_WINDOW_MIN * 60_000, perAddress: 20, overall: STRANGER_OVERALL });
@@ -127,12 +140,13 @@ export async function createAuth(o: AuthOptions) {
       return { username: "admin", password: null };
     },
 
-    async signIn(username: string, password: string, ip: string, userAgent: string | null): Promise<SignedIn> {
+    /** `device`: the browser's known-device token (cookie), if it has one. */
+    async signIn(username: string, password: string, ip: string, userAgent: string | null, device?: string): Promise<SignedIn> {
       const name = username.trim().toLowerCase();
-      const wait = throttle.retryAfterMs(ip, name);
+      const wait = throttle.retryAfterMs(ip, name, knownDevice(device, name));
       if (wait > 0) {
         await auth.audit({ username: name, action: "auth.signin", outcome: "throttled", ip });
-        throw new AuthError(`too many failed sign-ins; try again in ${Math.ceil(wait / 60_000)} min`, 429);
+        throw new AuthError(`too many failed sign-ins; try again in ${waitText(wait)}`, 429, Math.ceil(wait / 1000));
       }
       throttle.fail(ip, name);
       const row = await userByName(name);
@@ -150,7 +164,7 @@ export async function createAuth(o: AuthOptions) {
       await db.delete(sessions).where(lt(sessions.expiresAt, now));
       const user = toUser(row);
       await auth.audit({ username: user.username, role: user.role, action: "auth.signin", outcome: "ok", ip });
-      return { user, cookie: signSessionId(secret, id), csrfToken, expiresAt };
+      return { user, cookie: signSessionId(secret, id), csrfToken, expiresAt, device: deviceToken(name) };
     },
 
     async session(cookieValue: string | undefined): Promise<SessionInfo | null> {
@@ -179,7 +193,7 @@ export async function createAuth(o: AuthOptions) {
     /** The caller's other sessions end (a stolen session does not outlive a password change). */
     async changePassword(userId: string, current: string, next: string, keepSession?: string): Promise<void> {
       const wait = passwordThrottle.retryAfterMs(userId, userId);
-      if (wait > 0) throw new AuthError(`too many wrong current passwords; try again in ${Math.ceil(wait / 60_000)} min`, 429);
+      if (wait > 0) throw new AuthError(`too many wrong current passwords; try again in ${Math.ceil(wait / 60_000)} min`, 429, Math.ceil(wait / 1000));
       passwordThrottle.fail(userId, userId);
       const row = (await db.select().from(users).where(eq(users.id, userId)).limit(1))[0];
       if (!row || !(await verifyPassword(row.passwordHash, current))) throw new AuthError("current password is wrong", 400);

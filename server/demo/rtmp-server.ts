@@ -75,8 +75,10 @@ export async function startRtmpServer(o: RtmpServerOptions): Promise<RtmpServer>
       socket.destroy();
     };
     session.onPush = () => {
-      if (access.mayPublish(socket.remoteAddress, session.streamQuery)) return onPush();
-      log(`[rtmp] publish of ${session.streamPath} refused to ${socket.remoteAddress}: not in INGEST_PUBLISH_ALLOW and no valid ?key=`);
+      const refused = access.publishRefusal(socket.remoteAddress, session.streamQuery);
+      if (refused === null) return onPush();
+      // the key itself is never logged, right or wrong
+      log(`[rtmp] publish of ${session.streamPath} refused to ${socket.remoteAddress}: ${refused}`);
       socket.destroy();
     };
   };

@@ -2,6 +2,7 @@ import type { AssignInput, BulkDecisionInput, DecisionInput, Incident, IncidentQ
 import type { Db } from "../store/db";
 import { incidentContext } from "./context";
 import { exportIncident, incidentsCsv } from "./export";
+import { ExportSlots } from "./export-slots";
 import type { IncidentFeedInput } from "./feed";
 import { ingestFileResult, ingestStreamCallback } from "./ingest";
 import type { MediaReader } from "./media";
@@ -18,7 +19,12 @@ export interface IncidentsOptions {
   log: (m: string) => void;
   /** review queues (server/queues): routes created or extended incidents */
   route?: (ids: string[]) => Promise<void>;
+  /** INCIDENT_EXPORTS_PER_USER / INCIDENT_EXPORTS_MAX: evidence exports running at once per account / in all (default 3 / 8; 0 = no limit) */
+  exports?: { perUser: number; max: number };
 }
+
+/** What an evidence export answers: the zip, an unknown incident, or no free slot (429 `export_busy`). */
+export type ExportAnswer = { filename: string; body: ReadableStream<Uint8Array> } | { busy: string } | null;
 
 export type Incidents = ReturnType<typeof createIncidents>;
 
@@ -27,7 +33,8 @@ export type Incidents = ReturnType<typeof createIncidents>;
  * read and decided through app/api/incidents. Work for one task runs in arrival order, one at a time.
  */
 export function createIncidents(o: IncidentsOptions) {
-  const deps = { db: o.db, gapSec: o.gapSec, publish: o.publish, readMedia: o.readMedia, route: o.route };
+  const deps = { db: o.db, gapSec: o.gapSec, publish: o.publish, readMedia: o.readMedia, route: o.route, log: o.log };
+  const slots = new ExportSlots(o.exports ?? { perUser: 3, max: 8 });
   const queues = new Map<string, Promise<void>>();
 
   function feed(input: IncidentFeedInput): Promise<void> {
@@ -58,7 +65,20 @@ export function createIncidents(o: IncidentsOptions) {
     decideByItem: (r: ItemReview) => decideByItem(deps, r),
     /** `assignee` absent: the caller */
     assign: (id: string, input: AssignInput, username: string) => assign(deps, id, input.assignee === undefined ? username : input.assignee),
-    exportZip: (id: string) => exportIncident(deps, id),
+    /** The evidence zip of one incident for `user`, within the concurrent-export limits; the slot is held until the download ends. */
+    async exportZip(id: string, user: string): Promise<ExportAnswer> {
+      const slot = slots.take(user);
+      if ("refused" in slot) return { busy: slot.refused };
+      try {
+        const zip = await exportIncident(deps, id, slot.release);
+        if (!zip) slot.release();
+        return zip;
+      } catch (err) {
+        slot.release();
+        throw err;
+      }
+    },
+    exportsRunning: (user: string) => slots.runningFor(user),
     csv: async (q: IncidentQuery, me: string, origin: string) => incidentsCsv(await listIncidents(deps, q, me), origin),
   };
 }

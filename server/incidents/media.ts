@@ -1,8 +1,20 @@
+import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { Readable } from "node:stream";
 
-/** Reads a captured frame or clip by the media link a result carried; null when it is gone or not this task's. */
-export type MediaReader = (mediaUrl: string, requestId: string) => Promise<{ bytes: Buffer; ext: string } | null>;
+/** A captured frame or clip, found but not read: `open()` streams it (null when it went away since). */
+export interface MediaEntry {
+  ext: string;
+  open(): Promise<Readable | null>;
+}
+
+/**
+ * Finds a captured frame or clip by the media link a result carried, without reading it (an export streams one at a
+ * time, so memory stays flat whatever the incident's size); null when it is gone or not this task's. A remote
+ * service's media is only known to exist once opened.
+ */
+export type MediaReader = (mediaUrl: string, requestId: string) => Promise<MediaEntry | null>;
 
 const EXT = /\.(jpg|jpeg|wav|mp3|mp4)$/i;
 
@@ -32,13 +44,32 @@ export function mediaReader(o: { mediaRoot: string | null; serviceOrigin: string
     if (o.mediaRoot) {
       const file = path.resolve(o.mediaRoot, rel);
       if (!file.startsWith(path.resolve(o.mediaRoot) + path.sep)) return null;
-      const bytes = await fs.readFile(file).catch(() => null);
-      return bytes ? { bytes, ext } : null;
+      const stat = await fs.stat(file).catch(() => null);
+      if (!stat?.isFile()) return null;
+      return { ext, open: () => openFile(file) };
     }
     if (!o.serviceOrigin) return null;
     const target = new URL(`${u.pathname}${u.search}`, o.serviceOrigin);
-    const res = await fetch(target, { redirect: "error", signal: AbortSignal.timeout(o.timeoutMs ?? 15_000) }).catch(() => null);
-    if (!res?.ok) return null;
-    return { bytes: Buffer.from(await res.arrayBuffer()), ext };
+    return {
+      ext,
+      async open() {
+        const res = await fetch(target, { redirect: "error", signal: AbortSignal.timeout(o.timeoutMs ?? 15_000) }).catch(() => null);
+        if (!res?.ok || !res.body) return null;
+        return Readable.fromWeb(res.body as import("node:stream/web").ReadableStream<Uint8Array>);
+      },
+    };
   };
+}
+
+/** A read stream once the file is open (null when retention deleted it meanwhile). */
+function openFile(file: string): Promise<Readable | null> {
+  return new Promise((resolve) => {
+    const stream = createReadStream(file);
+    const failed = () => resolve(null);
+    stream.once("error", failed);
+    stream.once("open", () => {
+      stream.off("error", failed); // later errors are the reader's to see
+      resolve(stream);
+    });
+  });
 }

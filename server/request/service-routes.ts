@@ -16,6 +16,7 @@ import { queryVideoFile, submitVideoFile, type VideoFileRequest as VideoFileTask
 import { RateLimiter } from "../service/rate-limit";
 import { BodyError, readJson, unstorable } from "./body";
 import { clientIp } from "../service/client-ip";
+import { addressGroup } from "../net/address-group";
 import { DASHBOARD_PRINCIPAL } from "../service/principals";
 
 type Verb<S extends z.ZodType> = (engine: Engine, input: z.output<S>, keyId: string, baseUrl: string) => Promise<object>;
@@ -108,27 +109,30 @@ async function answer(engine: Engine, r: Route | undefined, req: http.IncomingMe
   try {
     if (!r) throw new ApiError(Code.SERVICE_FAILURE, `${codeMessage(Code.SERVICE_FAILURE)}: this endpoint is not available in this build`);
     const { perKey, authFails } = limitersOf(engine);
-    const address = clientIp(req, engine.ctx.config.trustProxy);
+    // an IPv6 client's whole /64 is one address here (one host usually holds all of it)
+    const address = addressGroup(clientIp(req, engine.ctx.config.trustProxy));
     if (authFails.exhausted(address)) {
       unread = true;
       throw qpsLimit(`too many requests with an unknown accessKey from this address`, authFails.retryAfterSec(address));
     }
+    // anything refused before its accessKey is known (unreadable, too large, too deep, malformed, keyless, unknown key)
+    // spends its address's budget, never a real key's
+    const unauthenticated = (err: ApiError): never => {
+      if (!authFails.take(address)) throw qpsLimit(`too many requests with an unknown accessKey from this address`, authFails.retryAfterSec(address));
+      throw err;
+    };
     const raw = await readJson(req, engine.ctx.config.limits.bodyMaxBytes).catch((err) => {
       if (err instanceof BodyError) {
         unread = err.tooLarge;
-        throw invalid(err.message);
+        return unauthenticated(invalid(err.message));
       }
       throw err;
     });
-    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw invalid("body must be a JSON object");
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return unauthenticated(invalid("body must be a JSON object"));
     const key = (raw as { accessKey?: unknown }).accessKey;
-    if (typeof key !== "string" || key === "") throw invalid("accessKey is required");
+    if (typeof key !== "string" || key === "") return unauthenticated(invalid("accessKey is required"));
     const keyId = engine.accessKeys.check(key);
-    if (!keyId) {
-      // unknown keys spend their address's budget, never a real key's
-      if (!authFails.take(address)) throw qpsLimit(`too many requests with an unknown accessKey from this address`, authFails.retryAfterSec(address));
-      throw noPermission();
-    }
+    if (!keyId) return unauthenticated(noPermission());
     if (!perKey.take(keyId)) throw qpsLimit(`more than ${perKey.perMinute} requests a minute for this accessKey`, perKey.retryAfterSec(keyId));
     send(res, 200, await run(engine, r, raw, keyId, baseUrlOf(engine, req)), {}, endpointOf(req));
   } catch (err) {

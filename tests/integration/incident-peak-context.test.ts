@@ -66,7 +66,9 @@ describe("peak and context", async () => {
     assert.match(csv.split("\r\n")[1], new RegExp(`"${inc.id}",.*"${inc.peak.score}","",`), "CSV: the peak's score, no QR content");
 
     // the export zip: the peak first (peak.jpg, the REJECT frame's own bytes), named in the manifest
-    const zip = readZip(Buffer.from(await new Response((await incidents.exportZip(inc.id))!.body).arrayBuffer()));
+    const exported = await incidents.exportZip(inc.id, "tester");
+    assert.ok(exported && "body" in exported);
+    const zip = readZip(Buffer.from(await new Response(exported.body).arrayBuffer()));
     assert.equal([...zip.keys()][0], "peak.jpg");
     const doc = JSON.parse(zip.get("incident.json")!.toString("utf8"));
     assert.equal(doc.peak.itemId, best.requestId);

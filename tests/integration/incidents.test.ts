@@ -91,7 +91,7 @@ describe("incidents from real callbacks", async () => {
     assert.match(csv, new RegExp(`"${inc.id}","escalated","REVIEW","Advertising"`));
 
     // the evidence zip: every frame as JPEG from the media store, and incident.json with bodies and decisions
-    const zip = (await incidents.exportZip(inc.id))!;
+    const zip = (await incidents.exportZip(inc.id, "tester")) as { body: ReadableStream<Uint8Array> };
     const entries = readZip(Buffer.from(await new Response(zip.body).arrayBuffer()));
     const frames = [...entries.keys()].filter((n) => n.startsWith("frames/"));
     assert.equal(frames.length, inc.hits);

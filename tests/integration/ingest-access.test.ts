@@ -5,6 +5,11 @@
 import assert from "node:assert/strict";
 import os from "node:os";
 import { after, test } from "node:test";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { startApp } from "../../server/app";
+import { loadConfig } from "../../server/config";
+import { freePort } from "../support/child-server";
 import { ingestAccess, LOOPBACK } from "../../server/demo/ingest-access";
 import { startRtmpServer, type RtmpServer } from "../../server/demo/rtmp-server";
 import { runFfmpeg, startFfmpeg } from "../../server/ingest/ffmpeg";
@@ -58,6 +63,48 @@ test("a network outside both lists: publishing without the key and playing are r
   assert.notEqual(play, "played", "RTMP play refused");
   assert.ok(logs.some((l) => /play of \/live\/keyed refused/.test(l)));
   await good.stop("aborted");
+});
+
+test("a publish key shorter than 16 characters is refused at start with a clear configuration error", () => {
+  assert.throws(() => loadConfig({ NODE_ENV: "production", INGEST_PUBLISH_KEY: "letmein" }), /INGEST_PUBLISH_KEY must be at least 16 characters \(got 7\)/);
+  assert.throws(() => ingestAccess({ playAllow: LOOPBACK, publishAllow: LOOPBACK, publishKey: "short-key" }), /at least 16 characters/);
+  assert.equal(loadConfig({ NODE_ENV: "production", INGEST_PUBLISH_KEY: KEY }).ingest.publishKey, KEY);
+  assert.equal(loadConfig({ NODE_ENV: "production" }).ingest.publishKey, null);
+});
+
+test("policy: refused publishes spend the address's budget (IPv6 by /64); past it even the right key waits; allowed networks never do", () => {
+  const a = ingestAccess({ playAllow: LOOPBACK, publishAllow: LOOPBACK, publishKey: KEY, keyFailuresPerMinute: 2 });
+  assert.equal(a.publishRefusal("2001:db8:9:9::1", { key: "guess-1" }), "wrong ?key=");
+  assert.equal(a.publishRefusal("2001:db8:9:9::2", {}), "not in INGEST_PUBLISH_ALLOW and no ?key=");
+  assert.match(String(a.publishRefusal("2001:db8:9:9::3", { key: KEY })), /^too many refused publishes from this address; retry in \d+ s$/);
+  assert.equal(a.publishRefusal("2001:db8:9:a::1", { key: KEY }), null, "another /64 has its own budget");
+  for (let i = 0; i < 5; i++) assert.equal(a.publishRefusal("127.0.0.1", { key: "x" }), null, "an allowed network publishes whatever it sends");
+});
+
+test("real publishers: wrong keys from one address are logged without the key, then throttled even with the right key", async () => {
+  const logs: string[] = [];
+  const server: RtmpServer = await startRtmpServer({ rtmpPort: 0, httpPort: 0, host: "127.0.0.1", log: (m) => logs.push(m), access: ingestAccess({ playAllow: [], publishAllow: [], publishKey: KEY, keyFailuresPerMinute: 2 }) });
+  cleanups.push(() => server.close());
+  for (const guess of ["guess-aaaa", "guess-bbbb"]) assert.notEqual((await publish(`${server.rtmpUrl("guessing")}?key=${guess}`).done).code, 0);
+  assert.equal(logs.filter((l) => /publish of \/live\/guessing refused to 127\.0\.0\.1: wrong \?key=/.test(l)).length, 2, logs.join("\n"));
+  const right = await publish(`${server.rtmpUrl("guessing")}?key=${encodeURIComponent(KEY)}`).done;
+  assert.notEqual(right.code, 0, "past the budget the right key is refused too");
+  assert.equal(server.isPublishing("guessing"), false);
+  assert.ok(logs.some((l) => /publish of \/live\/guessing refused to 127\.0\.0\.1: too many refused publishes from this address; retry in \d+ s/.test(l)), logs.join("\n"));
+  assert.ok(!logs.some((l) => l.includes("guess-aaaa") || l.includes("guess-bbbb") || l.includes(encodeURIComponent(KEY)) || l.includes(KEY)), "no key in the log");
+});
+
+test("the app's own ingest logs refused publishes (it passes its log to the RTMP server)", async () => {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "ingest-app-"));
+  cleanups.push(() => fs.rm(dataDir, { recursive: true, force: true }));
+  const logs: string[] = [];
+  const env = { PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production" as const, MODERATION_ACCESS_KEYS: "ingest-app-key", DETECT_WORKERS: "1" };
+  const rtmp = { RTMP_PORT: String(await freePort()), RTMP_HTTP_PORT: String(await freePort()), INGEST_PUBLISH_ALLOW: "", INGEST_PUBLISH_KEY: KEY };
+  const app = await startApp(loadConfig({ ...env, ...rtmp }), { withNext: false, log: (m) => logs.push(m) });
+  cleanups.push(() => app.close());
+  const refused = await publish(`rtmp://127.0.0.1:${rtmp.RTMP_PORT}/live/app-guess?key=not-the-key`).done;
+  assert.notEqual(refused.code, 0);
+  assert.ok(logs.some((l) => /\[rtmp\] publish of \/live\/app-guess refused to 127\.0\.0\.1: wrong \?key=/.test(l)), logs.join("\n"));
 });
 
 test("the default policy refuses a peer that comes from the machine's own network address, and serves loopback", async (t) => {

@@ -13,7 +13,7 @@ const QUEUE_KEY = "queue-key-0003";
 
 /** POST over a fresh connection, optionally from another loopback address (127.0.0.2 is a different client). */
 function post(base: string, p: string, body: unknown, localAddress = "127.0.0.1"): Promise<{ status: number; headers: http.IncomingHttpHeaders; json: Json }> {
-  const text = JSON.stringify(body);
+  const text = typeof body === "string" ? body : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = http.request(`${base}${p}`, { method: "POST", localAddress, agent: false, headers: { "content-length": Buffer.byteLength(text) } }, async (res) => {
       const chunks: Buffer[] = [];
@@ -96,6 +96,25 @@ describe("limits: request rate, failed accessKeys, body size, file queue, slow c
     assert.equal((await post(svc.url, "/video/query/v4", { accessKey: TEST_KEY, btId: "none" }, "127.0.0.2")).json.code, 1901);
     // … while the key itself and other addresses are untouched: bad keys never spend a real key's budget
     assert.equal((await post(svc.url, "/video/query/v4", { accessKey: TEST_KEY, btId: "none" })).json.code, 1902);
+  });
+
+  test("keyless, malformed and too-deep bodies spend the address's failed-key budget; nesting is refused before parsing", async () => {
+    const from = "127.0.0.3";
+    const deep = `{"data":${"[".repeat(1500)}${"]".repeat(1500)}}`; // under BODY_MAX_BYTES, far past 64 levels
+    const nested = await post(svc.url, "/video/v4", deep, from);
+    assert.equal(nested.status, 200);
+    assert.equal(nested.json.code, 1902);
+    assert.match(nested.json.message, /body nested deeper than 64 levels/, "refused by the byte scan, before the accessKey is looked for");
+    assert.match((await post(svc.url, "/video/v4", "{\"accessKey\":", from)).json.message, /malformed JSON/);
+    assert.match((await post(svc.url, "/video/v4", { appId: "default" }, from)).json.message, /accessKey is required/);
+    const over = await post(svc.url, "/video/v4", { appId: "default" }, from);
+    assert.equal(over.json.code, 1901, "past AUTH_FAIL_LIMIT_PER_MINUTE (3): the documented throttled answer");
+    assert.match(over.json.message, /unknown accessKey from this address/);
+    assert.match(String(over.headers["retry-after"]), /^\d+$/);
+    // a deep body is refused for its nesting whatever key it names (counted once, like any unreadable body)
+    const keyed = await post(svc.url, "/video/query/v4", `{"accessKey":"${TEST_KEY}","btId":"none","x":${"[".repeat(100)}${"]".repeat(100)}}`, "127.0.0.4");
+    assert.match(keyed.json.message, /nested deeper than 64 levels/);
+    assert.equal((await post(svc.url, "/video/query/v4", { accessKey: TEST_KEY, btId: "none" }, "127.0.0.4")).json.code, 1902);
   });
 
   test("BODY_MAX_BYTES: a large declared Content-Length is refused before reading; a streamed body stops at the limit", async () => {
