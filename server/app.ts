@@ -13,10 +13,9 @@ import { createDemo } from "./dashboard/demo";
 import { inProcessFetch } from "./dashboard/in-process";
 import { createAuth } from "./auth";
 import { createAuthApi } from "./auth/api";
-import { parseCookies } from "./auth/cookies";
-import { gate, sameOrigin, type GateOptions } from "./auth/gate";
+import { gate, type GateOptions } from "./auth/gate";
+import { hubAccess } from "./auth/hub-access";
 import { readRequestTarget } from "./auth/request-target";
-import { can, SESSION_COOKIE } from "../lib/roles";
 import { RetentionJob } from "./store/retention";
 import { createStatus } from "./dashboard/status";
 import { createIncidents } from "./incidents";
@@ -106,12 +105,9 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   }
   // live updates only for signed-in dashboard users; without the dashboard nobody may subscribe
   // (same-site only, a role that may view, not a pending one-time password; cut when the session ends)
-  const hub = createHub(server, async (req) => {
-    if (!opts.withNext || !sameOrigin(req, gateOptions)) return null;
-    const session = await auth.session(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
-    if (!session || session.user.mustChangePassword || !can(session.user.role, "view")) return null;
-    return { sessionId: session.id, userId: session.user.id };
-  }, { redisUrl: config.redisUrl });
+  // (server/auth/hub-access.ts; the hub re-checks its connections' sessions every minute)
+  const hubSessions = hubAccess(auth, gateOptions);
+  const hub = createHub(server, async (req) => (opts.withNext ? hubSessions.authorize(req) : null), { redisUrl: config.redisUrl, liveSessions: hubSessions.liveSessions });
   auth.onSessionsEnded((q) => hub.disconnect(q));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const port = (server.address() as AddressInfo).port;
