@@ -26,6 +26,7 @@ import { watchEngine } from "./metrics";
 import { serveMetrics } from "./metrics/serve";
 import { allowList } from "./net/peer-allow";
 import { ownDataDir } from "./setup/data-dir";
+import { plainHost } from "./net/host-header";
 
 export interface App {
   url: string;
@@ -72,6 +73,9 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   // slow-loris: a client must send its headers within 15 s and a whole request within 60 s (README "Security → Limits")
   // GET /metrics for Prometheus: its networks or its token only (server/metrics); an engine's gauges while it runs
   const metricsAllow = allowList(config.metrics.allow);
+  // behind a reverse proxy (TRUST_PROXY=1) every visitor comes from the proxy's address: only the token lets in
+  const metricsAccess = { ...config.metrics, tokenOnly: config.trustProxy };
+  if (config.trustProxy && !config.metrics.token) log("> TRUST_PROXY=1 without METRICS_TOKEN: GET /metrics is refused to everyone (behind a proxy its networks cannot be told apart); set METRICS_TOKEN to scrape it");
   const unwatch = engine ? watchEngine(engine) : () => undefined;
   const server = http.createServer({ headersTimeout: 15_000, requestTimeout: 60_000, connectionsCheckingInterval: 5_000 }, (req, res) => {
     try {
@@ -89,7 +93,12 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
       res.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", connection: "close" }).end(JSON.stringify({ error: "malformed request target" }));
       return;
     }
-    if (serveMetrics(req, res, config.metrics, metricsAllow)) return;
+    // a Host that is not exactly host[:port] (`evil.example\\x`) never becomes a link, an origin or a CSP source
+    if (req.headers.host !== undefined && !plainHost(req.headers.host)) {
+      res.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", connection: "close" }).end(JSON.stringify({ error: "malformed Host header" }));
+      return;
+    }
+    if (serveMetrics(req, res, metricsAccess, metricsAllow)) return;
     if (engine?.handle(req, res)) return;
     if (nextHandler) return void dashboard(nextHandler, req, res);
     res.writeHead(404, { "content-type": "text/plain" }).end("not found");
