@@ -8,7 +8,7 @@ import { mediaDir } from "../support/media";
 // A photo of a few MB, as operators upload (#25.8: the route handler refused anything over 64 KB with 413)
 test("add an image to the hash bank from the Lists page, see it listed, remove it", async ({ page }) => {
   const file = path.join(mediaDir(), "lists-e2e.jpg");
-  await sharp({ create: { width: 2400, height: 1800, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+  await sharp({ create: { width: 2400, height: 1800, channels: 3, background: "#884422", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
     .composite([{ input: Buffer.from(`<svg width="2400" height="1800"><circle cx="720" cy="900" r="540" fill="#2266dd"/><rect x="1440" y="360" width="720" height="1080" fill="#eeeeee"/></svg>`) }])
     .jpeg({ quality: 95 })
     .toFile(file);
