@@ -13,10 +13,9 @@ import { createDemo } from "./dashboard/demo";
 import { inProcessFetch } from "./dashboard/in-process";
 import { createAuth } from "./auth";
 import { createAuthApi } from "./auth/api";
-import { parseCookies } from "./auth/cookies";
-import { gate, sameOrigin, type GateOptions } from "./auth/gate";
+import { gate, type GateOptions } from "./auth/gate";
+import { hubAccess } from "./auth/hub-access";
 import { readRequestTarget } from "./auth/request-target";
-import { can, SESSION_COOKIE } from "../lib/roles";
 import { RetentionJob } from "./store/retention";
 import { createStatus } from "./dashboard/status";
 import { createIncidents } from "./incidents";
@@ -33,6 +32,7 @@ import { watchEngine } from "./metrics";
 import { serveMetrics } from "./metrics/serve";
 import { allowList } from "./net/peer-allow";
 import { ownDataDir } from "./setup/data-dir";
+import { plainHost } from "./net/host-header";
 
 export interface App {
   url: string;
@@ -79,6 +79,9 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   // slow-loris: a client must send its headers within 15 s and a whole request within 60 s (README "Security → Limits")
   // GET /metrics for Prometheus: its networks or its token only (server/metrics); an engine's gauges while it runs
   const metricsAllow = allowList(config.metrics.allow);
+  // behind a reverse proxy (TRUST_PROXY=1) every visitor comes from the proxy's address: only the token lets in
+  const metricsAccess = { ...config.metrics, tokenOnly: config.trustProxy };
+  if (config.trustProxy && !config.metrics.token) log("> TRUST_PROXY=1 without METRICS_TOKEN: GET /metrics is refused to everyone (behind a proxy its networks cannot be told apart); set METRICS_TOKEN to scrape it");
   const unwatch = engine ? watchEngine(engine) : () => undefined;
   const server = http.createServer({ headersTimeout: 15_000, requestTimeout: 60_000, connectionsCheckingInterval: 5_000 }, (req, res) => {
     try {
@@ -96,7 +99,12 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
       res.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", connection: "close" }).end(JSON.stringify({ error: "malformed request target" }));
       return;
     }
-    if (serveMetrics(req, res, config.metrics, metricsAllow)) return;
+    // a Host that is not exactly host[:port] (`evil.example\\x`) never becomes a link, an origin or a CSP source
+    if (req.headers.host !== undefined && !plainHost(req.headers.host)) {
+      res.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", connection: "close" }).end(JSON.stringify({ error: "malformed Host header" }));
+      return;
+    }
+    if (serveMetrics(req, res, metricsAccess, metricsAllow)) return;
     if (engine?.handle(req, res)) return;
     if (nextHandler) return void dashboard(nextHandler, req, res);
     res.writeHead(404, { "content-type": "text/plain" }).end("not found");
@@ -112,12 +120,9 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   }
   // live updates only for signed-in dashboard users; without the dashboard nobody may subscribe
   // (same-site only, a role that may view, not a pending one-time password; cut when the session ends)
-  const hub = createHub(server, async (req) => {
-    if (!opts.withNext || !sameOrigin(req, gateOptions)) return null;
-    const session = await auth.session(parseCookies(req.headers.cookie).get(SESSION_COOKIE));
-    if (!session || session.user.mustChangePassword || !can(session.user.role, "view")) return null;
-    return { sessionId: session.id, userId: session.user.id };
-  }, { redisUrl: config.redisUrl });
+  // (server/auth/hub-access.ts; the hub re-checks its connections' sessions every minute)
+  const hubSessions = hubAccess(auth, gateOptions);
+  const hub = createHub(server, async (req) => (opts.withNext ? hubSessions.authorize(req) : null), { redisUrl: config.redisUrl, liveSessions: hubSessions.liveSessions });
   auth.onSessionsEnded((q) => hub.disconnect(q));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const port = (server.address() as AddressInfo).port;

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Config } from "./config";
 import { Dispatcher } from "./callback/dispatcher";
 import { callbackSigner } from "./callback/signer";
-import { createDetectPool, type Capability, type DetectPool } from "./detect";
+import { createDetectPool, type Capability, type CapabilityView, type DetectPool } from "./detect";
 import { createAudioDetector, fileReferenceTracks, type AudioDetector } from "./detect/audio";
 import { callInProcess, handleService } from "./request/service-routes";
 import { DASHBOARD_PRINCIPAL } from "./service/principals";
@@ -55,9 +55,9 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
     });
   let audioDown: string | null = null;
   const AUDIO_GROUPS = new Set(["audioType", "audioBusinessType", "audiostreamType", "audiostreamBusinessType"]);
-  const capabilities = (): Capability[] =>
+  const capabilities = (o?: CapabilityView): Capability[] =>
     withMeasuredScores([
-      ...detect.capabilities().filter((c) => !AUDIO_GROUPS.has(c.group)),
+      ...detect.capabilities(o).filter((c) => !AUDIO_GROUPS.has(c.group)),
       ...audio.capabilities().map((c) => (audioDown && c.supported && c.type !== "NONE" ? { ...c, supported: false, note: `audio detector unavailable: ${audioDown}` } : c)),
     ]);
   const ownOrigins = new Set<string>();

@@ -1,6 +1,27 @@
 import { can, CSRF_HEADER, IDENTITY_HEADERS } from "../../lib/roles";
 import { getRegistry } from "../registry";
 import { accessRule, bodyLimit, isSafeMethod } from "./access";
+import { readRequestTarget } from "./request-target";
+
+/**
+ * The path the rules are matched on: the request's own (as the gate read it), when it is one this route serves;
+ * otherwise the route's template with its parameters filled in (`sample`). Matching only the template gave
+ * `/api/lists/images` the rule of `/api/lists/[kind]` (64 KB) instead of the upload rule the gate applied (50 MB).
+ */
+function rulePath(req: Request, route: string, sample: string): string {
+  let target: ReturnType<typeof readRequestTarget> = null;
+  try {
+    const u = new URL(req.url);
+    target = readRequestTarget(u.pathname + u.search);
+  } catch {
+    return sample;
+  }
+  if (!target) return sample;
+  const want = route.split("/");
+  const got = target.pathname.split("/");
+  const fits = want.length === got.length && want.every((w, i) => (/^\[[^\]]+\]$/.test(w) ? got[i] !== "" : w.toLowerCase() === got[i].toLowerCase()));
+  return fits ? target.pathname : sample;
+}
 
 /**
  * Defence in depth for every dashboard route handler: the gate in the custom server already
@@ -15,7 +36,7 @@ import { accessRule, bodyLimit, isSafeMethod } from "./access";
 export function guard<C>(route: string, handler: (req: Request, ctx: C) => Response | Promise<Response>): (req: Request, ctx: C) => Promise<Response> {
   const sample = route.replace(/\[[^\]]+\]/g, "x");
   return async (req, ctx) => {
-    const rule = accessRule(req.method, sample);
+    const rule = accessRule(req.method, rulePath(req, route, sample));
     if (rule.access === "public") return handler(req, ctx);
     if (rule.access === "never") return refuse(req, route, 404, "not found");
     const length = Number(req.headers.get("content-length") ?? 0);

@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
 import type http from "node:http";
+import { plainHost } from "../net/host-header";
 
-/** A Host header that is a plain host[:port] (name, IPv4 or [IPv6]); anything else is not put in a header. */
-const PLAIN_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /**
  * Where the page may connect: its own origin, and socket.io's WebSocket to the same host under the name the
  * browser used (`'self'` covers ws: only in newer browsers); never any other host (it was `ws: wss:`, any host).
  */
 export function connectSources(host: string | undefined): string {
-  return host && PLAIN_HOST.test(host) ? `'self' ws://${host} wss://${host}` : "'self'";
+  // only a Host that is exactly host[:port] (server/net/host-header.ts) is put in a header
+  return host && plainHost(host) ? `'self' ws://${host} wss://${host}` : "'self'";
 }
 
 /**

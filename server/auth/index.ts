@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { and, desc, eq, gt, lt, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lt, ne, sql, type SQL } from "drizzle-orm";
 import { isRole, type Role, type SessionUser } from "../../lib/roles";
 import type { Store } from "../store/db";
 import { signSessionId, unsignSessionId } from "./cookies";
@@ -179,6 +179,20 @@ export async function createAuth(o: AuthOptions) {
       const r = rows[0];
       if (!r || r.u.disabled) return null;
       return { id, user: toUser(r.u), csrfToken: r.s.csrfToken, expiresAt: r.s.expiresAt };
+    },
+
+    /** Which of these sessions still stand: not ended or expired, account enabled, no one-time password pending. */
+    async liveSessions(ids: string[]): Promise<Set<string>> {
+      const live = new Set<string>();
+      for (let i = 0; i < ids.length; i += 500) {
+        const rows = await db
+          .select({ id: sessions.id })
+          .from(sessions)
+          .innerJoin(users, eq(users.id, sessions.userId))
+          .where(and(inArray(sessions.id, ids.slice(i, i + 500)), gt(sessions.expiresAt, new Date()), eq(users.disabled, false), eq(users.mustChangePassword, false)));
+        for (const r of rows) live.add(r.id);
+      }
+      return live;
     },
 
     checkCsrf(session: SessionInfo, token: string | undefined): boolean {

@@ -49,9 +49,42 @@ function withoutUserinfo(url: string): string {
     return url;
   }
 }
-/** The task's links to /media/… as same-origin paths, like the dashboard's own results (any host name, any CSP). */
-const sameOrigin = (json: string, baseUrl: string) => (baseUrl ? json.split(`"${baseUrl}/media/`).join(`"/media/`) : json);
-const sameOriginBody = (body: Record<string, unknown>, baseUrl: string) => JSON.parse(sameOrigin(JSON.stringify(body), baseUrl)) as Record<string, unknown>;
+/**
+ * One of the task's media links as a same-origin path ("/media/…?exp&sig"), like the dashboard's own results (any
+ * host name, any CSP): a link that starts with the very base the task's links were built on, or whose URL has the
+ * base's origin and a /media/ path. Read per value, never by replacing text in JSON (where a base with a character
+ * JSON escapes, e.g. `evil.example\\x`, never matched and the frames stayed off-origin).
+ */
+export function relativeMediaLink(value: string, baseUrl: string): string {
+  if (!baseUrl || !value.includes("/media/")) return value;
+  if (value.startsWith(`${baseUrl}/media/`)) return value.slice(baseUrl.length);
+  try {
+    const base = new URL(baseUrl);
+    const link = new URL(value);
+    if (link.origin === base.origin && link.pathname.startsWith("/media/") && !link.username && !link.password) return link.pathname + link.search;
+  } catch {
+    // not an absolute URL: left as it is
+  }
+  return value;
+}
+
+/** Every string of a JSON value with its media links made relative (relativeMediaLink). */
+export function relativeLinks(v: unknown, baseUrl: string): unknown {
+  if (typeof v === "string") return relativeMediaLink(v, baseUrl);
+  if (Array.isArray(v)) return v.map((x) => relativeLinks(x, baseUrl));
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, relativeLinks(x, baseUrl)]));
+  return v;
+}
+const sameOriginBody = (body: Record<string, unknown>, baseUrl: string) => relativeLinks(body, baseUrl) as Record<string, unknown>;
+/** A callback body (JSON text) with its media links relative; a body that is not JSON is passed on as it is. */
+function sameOrigin(json: string, baseUrl: string): string {
+  if (!baseUrl) return json;
+  try {
+    return JSON.stringify(relativeLinks(JSON.parse(json), baseUrl));
+  } catch {
+    return json;
+  }
+}
 
 /**
  * Tasks submitted through the public API of the embedded service, mirrored onto the dashboard (marked with the

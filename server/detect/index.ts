@@ -3,7 +3,7 @@ import { WorkerDetectPool } from "./pool";
 import type { DetectPool, DetectPoolOptions } from "./types";
 
 export type {
-  BusinessDetail, BusinessLabel, Capability, DetectedFace, DetectedObject, DetectedPerson, DetectPool, DetectPoolOptions, DetectPoolStats,
+  BusinessDetail, BusinessLabel, Capability, CapabilityView, DetectedFace, DetectedObject, DetectedPerson, DetectPool, DetectPoolOptions, DetectPoolStats,
   EngineName, FaceEmbedding, FrameInput, FrameLabel, FrameVerdict, GalleryMatch, HashMatch, ImgRiskDetail, MatchedList, MatchedWord, OcrText,
   RiskSegment,
 } from "./types";

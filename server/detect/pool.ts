@@ -8,7 +8,7 @@ import { dispatchJob, finishJob, ownedBytes, retireSlot, startSlot, type Slot } 
 import type { FromWorker, ToWorker } from "./protocol";
 import { ALL_ENGINES, capabilityTable } from "./registry";
 import { countsOf } from "./store";
-import type { Capability, DetectPool, DetectPoolOptions, DetectPoolStats, EngineName, FaceEmbedding, FrameVerdict } from "./types";
+import type { Capability, CapabilityView, DetectPool, DetectPoolOptions, DetectPoolStats, EngineName, FaceEmbedding, FrameVerdict } from "./types";
 
 export type { QueuedFrameInput } from "./pool-lanes";
 
@@ -54,9 +54,9 @@ export class WorkerDetectPool implements DetectPool {
   }
 
   /** Computed per call: POLITY / PUBLICFIGURE / TAINTEDSTAR / VIOLENT follow the gallery and bank contents. */
-  capabilities(): Capability[] {
+  capabilities(o: CapabilityView = {}): Capability[] {
     const bank = this.opts.hashBankDir ? Object.values(countsOf(this.opts.hashBankDir)).reduce((a, b) => a + b, 0) : undefined;
-    return capabilityTable({ engines: new Set(this.engines), gallery: this.opts.galleryDir ? countsOf(this.opts.galleryDir) : undefined, bankSize: bank, ocrReader: this.opts.ocrReader });
+    return capabilityTable({ engines: new Set(this.engines), gallery: this.opts.galleryDir ? countsOf(this.opts.galleryDir) : undefined, bankSize: bank, ocrReader: this.opts.ocrReader }, o);
   }
 
   stats(): DetectPoolStats {

@@ -5,7 +5,7 @@ import {
 } from "../../lib/contract/taxonomy";
 import { OBJECT_TYPE_GAPS, objectGroupForType } from "./object-map";
 import { POLICY } from "./policy";
-import type { Capability, EngineName, OcrReaderName } from "./types";
+import type { Capability, CapabilityView, EngineName, OcrReaderName } from "./types";
 
 export type { EngineName };
 export const ALL_ENGINES: readonly EngineName[] = ["qrcode", "ocr", "nsfw", "faces", "objects", "hash"];
@@ -123,20 +123,23 @@ function unsupported(group: Capability["group"], types: readonly string[], note:
   return types.map((type) => ({ group, type, supported: false, note }));
 }
 
-function imgCapability(type: ImgType, st: DetectState): Capability {
+/** "12 politicians in the gallery", or without the figure for a stranger's view ("entries in the gallery"). */
+const sized = (n: number, what: string, counts: boolean) => (counts ? `${n} ${what}` : n > 0 ? `${what}: some` : `${what}: none`);
+
+function imgCapability(type: ImgType, st: DetectState, counts: boolean): Capability {
   const e = IMG_TYPE_REGISTRY[type];
   const loaded = (engine: EngineName) => st.engines.has(engine);
   if (type === "POLITY") {
     const n = galleryCount(st, ["politicians"]);
     const ok = n > 0 && loaded("faces");
-    const where = st.gallery === undefined ? "no gallery folder configured" : `${n} politicians in the gallery`;
+    const where = st.gallery === undefined ? "no gallery folder configured" : sized(n, "politicians in the gallery", counts);
     return ok
       ? { group: "imgType", type, supported: true, engine: ENGINE_DESCRIPTIONS.faces, note: `supported while the politicians gallery is non-empty (${where}): face match (cosine ≥ ${POLICY.gallery.minSimilarity}) → REJECT politics:zhengzhirenwu:<entry>; political symbols and scenes are not detected` }
       : { group: "imgType", type, supported: false, note: `${e.note} (${where})` };
   }
   if (type === "VIOLENT") {
     const n = st.bankSize ?? 0;
-    const where = st.bankSize === undefined ? "no hash bank folder configured" : `${n} images in the bank`;
+    const where = st.bankSize === undefined ? "no hash bank folder configured" : sized(n, "images in the bank", counts);
     return n > 0 && loaded("hash")
       ? { group: "imgType", type, supported: true, engine: ENGINE_DESCRIPTIONS.hash, note: `supported via the prohibited-image hash bank while it is non-empty (${where}): Hamming ≤ ${POLICY.hash.maxDistance} → REJECT prohibited:jinjitupian:<list> with riskDetail.hashMatch; no violence classifier` }
       : { group: "imgType", type, supported: false, note: `${e.note} (${where})` };
@@ -146,14 +149,14 @@ function imgCapability(type: ImgType, st: DetectState): Capability {
     : { group: "imgType", type, supported: false, note: e.engine ? `engine ${e.engine} not loaded in this pool` : e.note };
 }
 
-function businessCapability(type: string, st: DetectState): Capability {
+function businessCapability(type: string, st: DetectState, counts: boolean): Capability {
   const group = "imgBusinessType" as const;
   const faces = st.engines.has("faces");
   if (FACE_TYPES[type]) return faces ? { group, type, supported: true, engine: ENGINE_DESCRIPTIONS.faces, note: FACE_TYPES[type] } : { group, type, supported: false, note: "faces engine not loaded in this pool" };
   const g = GALLERY_TYPES[type];
   if (g) {
     const n = galleryCount(st, g.lists);
-    const where = st.gallery === undefined ? "no gallery folder configured" : `${n} entries in ${g.lists.join(" + ")}`;
+    const where = st.gallery === undefined ? "no gallery folder configured" : sized(n, `entries in ${g.lists.join(" + ")}`, counts);
     return n > 0 && faces
       ? { group, type, supported: true, engine: ENGINE_DESCRIPTIONS.faces, note: `gallery face match (cosine ≥ ${POLICY.gallery.minSimilarity}) → ${g.what} (${where})` }
       : { group, type, supported: false, note: `supported when the gallery lists ${g.lists.join(" / ")} are non-empty (${where})` };
@@ -167,12 +170,13 @@ function businessCapability(type: string, st: DetectState): Capability {
 }
 
 /** Every type of every contract group, with the engine that serves it or why none does. */
-export function capabilityTable(state: Partial<DetectState> = {}): Capability[] {
+export function capabilityTable(state: Partial<DetectState> = {}, view: CapabilityView = {}): Capability[] {
+  const counts = view.counts !== false;
   const st: DetectState = { engines: state.engines ?? new Set(ALL_ENGINES), gallery: state.gallery, bankSize: state.bankSize, ocrReader: state.ocrReader };
   const audio = "audio detection is not implemented in the frame engine yet";
   return [
-    ...IMG_TYPES.map((type) => imgCapability(type, st)),
-    ...IMG_BUSINESS_TYPES.map((type) => businessCapability(type, st)),
+    ...IMG_TYPES.map((type) => imgCapability(type, st, counts)),
+    ...IMG_BUSINESS_TYPES.map((type) => businessCapability(type, st, counts)),
     ...AUDIO_TYPES.map((type): Capability =>
       type === "NONE"
         ? { group: "audioType", type, supported: true, note: "switches audio detection off: nothing to run" }

@@ -208,7 +208,8 @@ export interface DetectPool {
   ready(): Promise<void>;
   /** rejects with QueueFullError when queueLimit jobs are pending */
   detectFrame(input: FrameInput): Promise<FrameVerdict>;
-  capabilities(): Capability[];
+  /** `counts: false`: the gallery's and bank's sizes are left out of the notes (strangers' view) */
+  capabilities(o?: CapabilityView): Capability[];
   stats(): DetectPoolStats;
   /** rejects queued and running jobs with PoolClosedError and terminates the workers */
   close(): Promise<void>;
@@ -224,4 +225,9 @@ export interface FaceEmbedding {
   location: [number, number, number, number];
   probability: number;
   age?: number;
+}
+
+/** How much a capability table tells: `counts` (default true) includes how many entries the gallery and bank hold. */
+export interface CapabilityView {
+  counts?: boolean;
 }

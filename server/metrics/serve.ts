@@ -9,6 +9,11 @@ export interface MetricsAccess {
   token: string | null;
   /** METRICS_ALLOW: networks (CIDR or single address) let in without a token, checked on the TCP peer (never a forwarded header) */
   allow: string[];
+  /**
+   * TRUST_PROXY=1: a reverse proxy on this host makes every visitor's TCP peer a loopback address, so no network
+   * lets anyone in: only the token does (unset, /metrics is refused to everyone).
+   */
+  tokenOnly?: boolean;
 }
 
 function tokenOk(header: string | undefined, token: string | null): boolean {
@@ -23,8 +28,9 @@ export function serveMetrics(req: http.IncomingMessage, res: http.ServerResponse
     res.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain" }).end("use GET\n");
     return true;
   }
-  if (!tokenOk(req.headers.authorization, access.token) && !peerIn(req.socket.remoteAddress, list)) {
-    res.writeHead(403, { "content-type": "text/plain", "cache-control": "no-store" }).end("metrics are served to the networks in METRICS_ALLOW or with METRICS_TOKEN\n");
+  if (!tokenOk(req.headers.authorization, access.token) && (access.tokenOnly || !peerIn(req.socket.remoteAddress, list))) {
+    const how = access.tokenOnly ? "behind a reverse proxy (TRUST_PROXY=1) metrics are served only with METRICS_TOKEN" : "metrics are served to the networks in METRICS_ALLOW or with METRICS_TOKEN";
+    res.writeHead(403, { "content-type": "text/plain", "cache-control": "no-store" }).end(`${how}\n`);
     return true;
   }
   const reg = metrics().registry;

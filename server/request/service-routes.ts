@@ -18,6 +18,7 @@ import { BodyError, readJson, unstorable } from "./body";
 import { clientIp } from "../service/client-ip";
 import { addressGroup } from "../net/address-group";
 import { DASHBOARD_PRINCIPAL } from "../service/principals";
+import { plainHost } from "../net/host-header";
 
 type Verb<S extends z.ZodType> = (engine: Engine, input: z.output<S>, keyId: string, baseUrl: string) => Promise<object>;
 
@@ -90,7 +91,7 @@ export function handleService(engine: Engine, req: http.IncomingMessage, res: ht
     return true;
   }
   if (p === "/capabilities/v4" && (req.method === "GET" || req.method === "POST")) {
-    send(res, 200, { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS), capabilities: engine.ctx.capabilities() });
+    send(res, 200, { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS), capabilities: engine.ctx.capabilities({ counts: false }) });
     return true;
   }
   if (!SERVICE_PATHS.includes(p)) return false;
@@ -178,10 +179,14 @@ export async function callInProcess(engine: Engine, path: string, raw: unknown, 
   }
 }
 
-/** Base URL for links this server hands out (imgUrl, audioUrl): PUBLIC_BASE_URL or the request's Host. */
+/**
+ * Base URL for links this server hands out (imgUrl, audioUrl): PUBLIC_BASE_URL, or the request's Host when it is
+ * exactly host[:port] (the server refuses any other before this; a missing one is this server's loopback name).
+ */
 export function baseUrlOf(engine: Engine, req: http.IncomingMessage): string {
   if (engine.ctx.config.publicBaseUrl) return engine.ctx.config.publicBaseUrl;
-  const host = req.headers.host ?? `127.0.0.1:${engine.ctx.config.port}`;
+  const given = req.headers.host;
+  const host = given !== undefined && plainHost(given) ? given : `127.0.0.1:${engine.ctx.config.port}`;
   const proto = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
   return `${proto}://${host}`;
 }

@@ -14,6 +14,18 @@ function readTarget(url: string): { path: string; query: URLSearchParams } | nul
   }
 }
 
+/**
+ * On every /media answer: the browser takes the declared type (never sniffs a frame into HTML or script) and the
+ * file runs nothing, loads nothing and is in a sandbox if opened on its own.
+ */
+export const MEDIA_HEADERS: Readonly<Record<string, string>> = {
+  "x-content-type-options": "nosniff",
+  "content-security-policy": "default-src 'none'; img-src 'self'; media-src 'self'; sandbox",
+  "referrer-policy": "no-referrer",
+};
+
+const TYPES: Readonly<Record<string, string>> = { ".jpg": "image/jpeg", ".wav": "audio/wav", ".mp3": "audio/mpeg", ".mp4": "video/mp4" };
+
 /** Unguessable, expiring links to captured frames and audio clips under DATA_DIR/media. */
 export class MediaUrls {
   constructor(
@@ -33,6 +45,7 @@ export class MediaUrls {
 
   /** Serves GET /media/...; answers 403 for a bad or expired signature, 404 for a missing file. */
   serve(req: http.IncomingMessage, res: http.ServerResponse): void {
+    for (const [k, v] of Object.entries(MEDIA_HEADERS)) res.setHeader(k, v);
     const target = readTarget(req.url ?? "/");
     const exp = Number(target?.query.get("exp"));
     const rel = target?.path.replace(/^\/media\//, "") ?? "";
@@ -51,7 +64,7 @@ export class MediaUrls {
         res.writeHead(404, { "content-type": "text/plain" }).end("not found");
         return;
       }
-      const type = file.endsWith(".jpg") ? "image/jpeg" : file.endsWith(".wav") ? "audio/wav" : file.endsWith(".mp3") ? "audio/mpeg" : "application/octet-stream";
+      const type = TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream";
       res.writeHead(200, { "content-type": type, "content-length": st.size, "cache-control": "private, max-age=3600" });
       if (req.method === "HEAD") res.end();
       else fs.createReadStream(file).pipe(res);

@@ -1,7 +1,7 @@
 import type { EventEmitter } from "node:events";
 import type { Config } from "../config";
 import type { Dispatcher } from "../callback/dispatcher";
-import type { Capability, DetectPool } from "../detect";
+import type { Capability, CapabilityView, DetectPool } from "../detect";
 import type { AudioDetector } from "../detect/audio";
 import type { Store } from "../store/db";
 import type { MediaUrls } from "../service/media-urls";
@@ -22,7 +22,8 @@ export interface EngineContext {
   detect: DetectPool;
   audio: AudioDetector;
   /** every contract type: frame detectors' rows for image groups, the audio detector's for audio groups */
-  capabilities: () => Capability[];
+  /** `counts: false` for strangers (GET /capabilities/v4): no gallery or bank sizes */
+  capabilities: (o?: CapabilityView) => Capability[];
   media: MediaUrls;
   mediaRoot: string;
   events: EventEmitter<EngineEvents>;

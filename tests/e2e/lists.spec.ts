@@ -1,15 +1,18 @@
+import fs from "node:fs/promises";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import sharp from "sharp";
 import { mediaDir } from "../support/media";
 
 // Operators fill the reference lists from the dashboard; detectors pick entries up without a restart.
+// A photo of a few MB, as operators upload (#25.8: the route handler refused anything over 64 KB with 413)
 test("add an image to the hash bank from the Lists page, see it listed, remove it", async ({ page }) => {
   const file = path.join(mediaDir(), "lists-e2e.jpg");
-  await sharp({ create: { width: 400, height: 300, channels: 3, background: "#884422" } })
-    .composite([{ input: Buffer.from(`<svg width="400" height="300"><circle cx="120" cy="150" r="90" fill="#2266dd"/><rect x="240" y="60" width="120" height="180" fill="#eeeeee"/></svg>`) }])
-    .jpeg()
+  await sharp({ create: { width: 2400, height: 1800, channels: 3, background: "#884422", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+    .composite([{ input: Buffer.from(`<svg width="2400" height="1800"><circle cx="720" cy="900" r="540" fill="#2266dd"/><rect x="1440" y="360" width="720" height="1080" fill="#eeeeee"/></svg>`) }])
+    .jpeg({ quality: 95 })
     .toFile(file);
+  expect((await fs.stat(file)).size).toBeGreaterThan(1_000_000);
   await page.goto("/lists");
   const bank = page.getByTestId("list-images");
   await expect(bank).toContainText("No entries yet");

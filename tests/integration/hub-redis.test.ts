@@ -96,12 +96,17 @@ test("a session ended on node A cuts its connections on node B; the account's ot
   const ended = client(b, "s-ended", "u2");
   const kept = client(b, "s-kept", "u2");
   await waitFor(async () => (ended.connected && kept.connected) || null, 10_000);
+  // leaving every room it can name does not save it: connections are found by who they are (#25.3)
+  for (const room of ["session:s-ended", "user:u2", ended.id!]) ended.emit("unsubscribe", room);
+  assert.equal(await subscribe(ended, STREAMS_ROOM), true);
   a.hub.disconnect({ sessionId: "s-ended" });
   await waitFor(async () => !ended.connected || null, 10_000);
   assert.equal(kept.connected, true);
   // sign-out everywhere but this session (a password change): every other session of the account goes
   const third = client(b, "s-third", "u2");
   await waitFor(async () => third.connected || null, 10_000);
+  for (const room of ["session:s-third", "user:u2"]) third.emit("unsubscribe", room);
+  assert.equal(await subscribe(third, STREAMS_ROOM), true);
   a.hub.disconnect({ userId: "u2", exceptSessionId: "s-kept" });
   await waitFor(async () => !third.connected || null, 10_000);
   assert.equal(kept.connected, true);

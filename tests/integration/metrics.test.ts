@@ -49,6 +49,16 @@ test("outside METRICS_ALLOW /metrics answers 403 without the token and the Prome
   assert.equal(post.status, 405);
 });
 
+test("TRUST_PROXY=1: a same-host reverse proxy makes everyone loopback, so only METRICS_TOKEN lets in", async () => {
+  const svc = await startTestService({ env: { TRUST_PROXY: "1", METRICS_TOKEN: "proxied-metrics-token" } }); // default METRICS_ALLOW: loopback
+  open.push(svc);
+  const refused = await scrape(svc, { "x-forwarded-for": "203.0.113.9" });
+  assert.equal(refused.status, 403);
+  assert.match(refused.text, /TRUST_PROXY=1.*METRICS_TOKEN/);
+  assert.equal((await scrape(svc)).status, 403, "a loopback peer without the token too");
+  assert.equal((await scrape(svc, { authorization: "Bearer proxied-metrics-token" })).status, 200);
+});
+
 test("requests by endpoint and code, frames captured and checked, streams running: they move with real traffic", async () => {
   let src: RtmpSource | null = null;
   const svc = await startTestService(); // default METRICS_ALLOW: loopback
