@@ -61,6 +61,12 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   { methods: ["POST"], path: /^\/api\/lists\/(faces|images|audio)$/, access: "lists:edit", audit: "list.change", maxBodyBytes: UPLOAD_BODY_MAX },
   { methods: WRITE, path: /^\/api\/lists(\/|$)/, access: "lists:edit", audit: "list.change" },
   { methods: WRITE, path: /^\/api\/policy(\/|$)/, access: "policy:edit", audit: "policy.change" },
+  // review queues (server/queues): creating and changing them is supervisors'; working one (next, claim, release) reviewers'
+  { methods: ["GET", "HEAD"], path: /^\/api\/queues(\/|$)/, access: "view" },
+  { methods: ["POST"], path: /^\/api\/queues\/[^/]+\/next$/, access: "review:record", audit: "incident.claim" },
+  { methods: ["POST"], path: /^\/api\/incidents\/[^/]+\/claim$/, access: "review:record", audit: "incident.claim" },
+  { methods: ["POST"], path: /^\/api\/incidents\/[^/]+\/release$/, access: "review:record", audit: "incident.release" },
+  { methods: WRITE, path: /^\/api\/queues(\/|$)/, access: "users:manage", audit: "queue.change" },
   // everything else: reading needs a session with "view"; unknown writes are supervisors'
   { methods: ["GET", "HEAD"], path: /^\//, access: "view" },
   { methods: ANY, path: /^\//, access: "users:manage", audit: "other.change" },
