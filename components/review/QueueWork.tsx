@@ -62,10 +62,12 @@ export default function QueueWork({ queue, onStop }: { queue: Pick<Queue, "id" |
     if (!incident || !until) return;
     const leaseMs = Math.max(3000, new Date(until).getTime() - Date.now());
     const t = setInterval(() => {
+      if (held.current !== incident.id) return; // skipped or decided meanwhile
       renewClaim(incident.id).then(
         (r) => setUntil(r.claimExpiresAt),
         (err: unknown) => {
           if (!(err instanceof ApiRequestError) || err.status < 400 || err.status >= 500) return; // offline: try again next tick
+          if (held.current !== incident.id) return;
           setNotice(`Your claim on incident ${incident.id} ended: ${err.message}. Loaded the next one.`);
           held.current = null;
           void load();

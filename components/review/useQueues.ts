@@ -47,5 +47,5 @@ export function useDeleteQueue() {
 }
 
 export const nextInQueue = (queueId: string, skip: string[]) => apiJson<{ incident: ClaimedIncident | null }>(`/api/queues/${queueId}/next`, { method: "POST", body: { skip } });
-export const renewClaim = (id: string) => apiJson<{ claimExpiresAt: string }>(`/api/incidents/${id}/claim`, { method: "POST", body: {} });
+export const renewClaim = (id: string) => apiJson<{ claimExpiresAt: string }>(`/api/incidents/${id}/claim`, { method: "POST", body: { renew: true } });
 export const releaseClaim = (id: string) => apiJson<{ released: boolean }>(`/api/incidents/${id}/release`, { method: "POST", body: {} });

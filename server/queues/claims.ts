@@ -45,20 +45,25 @@ export async function claimNext(db: Db, o: { queueId: string; order: QueueOrder;
 
 export type ClaimAnswer = { ok: true; claimExpiresAt: string } | { ok: false; status: 404 | 409; error: string };
 
-/** Claims one incident for the caller, or renews the caller's claim on it (the page does this while it is open). */
-export async function claimOne(db: Db, id: string, username: string, leaseSec: number): Promise<ClaimAnswer> {
+/**
+ * Claims one incident for the caller, or renews the caller's claim on it. `renewOnly` (the page, while it shows the
+ * incident): only a live claim of the caller's is extended, so a renewal that arrives after a Skip takes nothing back.
+ */
+export async function claimOne(db: Db, id: string, username: string, leaseSec: number, renewOnly = false): Promise<ClaimAnswer> {
+  const free = renewOnly ? sql`claimed_by = ${username} AND claim_expires_at > now()` : sql`(claimed_by IS NULL OR claimed_by = ${username} OR claim_expires_at < now())`;
   const res = (await db.execute(sql`
     UPDATE incidents SET claimed_by = ${username}, claim_expires_at = ${lease(leaseSec)}
-    WHERE id = ${id} AND status = 'open' AND (claimed_by IS NULL OR claimed_by = ${username} OR claim_expires_at < now())
+    WHERE id = ${id} AND status = 'open' AND ${free}
     RETURNING claim_expires_at AS "until"`)) as unknown as Rows<{ until: Date | string }>;
   if (res.rows[0]) return { ok: true, claimExpiresAt: new Date(res.rows[0].until).toISOString() };
-  return refusal(db, id);
+  return refusal(db, id, renewOnly);
 }
 
-async function refusal(db: Db, id: string): Promise<{ ok: false; status: 404 | 409; error: string }> {
+async function refusal(db: Db, id: string, renewOnly: boolean): Promise<{ ok: false; status: 404 | 409; error: string }> {
   const [row] = await db.select({ status: incidents.status, claimedBy: incidents.claimedBy, until: incidents.claimExpiresAt }).from(incidents).where(eq(incidents.id, id)).limit(1);
   if (!row) return { ok: false, status: 404, error: "unknown incident" };
   if (row.status !== "open") return { ok: false, status: 409, error: `incident ${id} is already decided (${row.status})` };
+  if (renewOnly && (row.claimedBy === null || (row.until?.getTime() ?? 0) <= Date.now())) return { ok: false, status: 409, error: `your claim on incident ${id} lapsed or was released: it is back in its queue` };
   return { ok: false, status: 409, error: `incident ${id} is claimed by ${row.claimedBy} until ${row.until?.toISOString()}` };
 }
 
