@@ -9,6 +9,8 @@ import { DECISION_NAMES, INCIDENT_DECISIONS, type IncidentDecision, type Inciden
 import IncidentDetail from "./IncidentDetail";
 import IncidentFilters from "./IncidentFilters";
 import IncidentList from "./IncidentList";
+import QueuePanel from "./QueuePanel";
+import QueueWork from "./QueueWork";
 import { reviewStateFromParams, reviewStateToSearch, sourceLink, type Filters } from "./review-url";
 import { useAssign, useDecide, useIncidentQuery, useIncidentsLive, useIncidentsQuery } from "./useIncidents";
 import { useTriageKeys } from "./useTriageKeys";
@@ -36,6 +38,9 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
   const [bulkNote, setBulkNote] = useState("");
   const decide = useDecide();
   const assign = useAssign();
+  // claimed work on one review queue (QueueWork, with its own keys) replaces the list while it runs
+  const [working, setWorking] = useState<{ id: string; name: string } | null>(null);
+  const queuePanel = <QueuePanel working={working?.id ?? null} onStart={(q) => setWorking({ id: q.id, name: q.name })} />;
 
   // the current incident stays current while it is listed; when it leaves (decided away), its place is taken by the next
   const index = incidents.findIndex((i) => i.id === currentId);
@@ -68,7 +73,7 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
   };
   const assignMe = () => current && canDecide && assign.mutate({ id: current.id });
 
-  useTriageKeys({
+  useTriageKeys(working ? {} : {
     j: () => move(1),
     k: () => move(-1),
     c: () => decideCurrent("confirmed"),
@@ -82,6 +87,14 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
   const bulk = (decision: IncidentDecision) =>
     decide.mutate({ ids: checkedIds, decision, note: bulkNote }, { onSuccess: () => (setChecked(new Set()), setBulkNote("")) });
 
+  if (working)
+    return (
+      <div className="space-y-3">
+        <h1 className="text-lg font-semibold text-zinc-100">Review queue</h1>
+        {queuePanel}
+        <QueueWork key={working.id} queue={working} onStop={() => setWorking(null)} />
+      </div>
+    );
   return (
     <div className="space-y-3">
       <div className="flex items-baseline gap-3">
@@ -90,6 +103,7 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
           <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>c</kbd> confirm · <kbd>x</kbd> clear · <kbd>e</kbd> escalate · <kbd>a</kbd> assign to me · <kbd>Enter</kbd> open the source
         </p>
       </div>
+      {queuePanel}
       <IncidentFilters filters={filters} setFilters={(f) => (setFilters(f), setChecked(new Set()))} csvQuery={query} />
       {list.error ? <ErrorNote error={list.error} /> : null}
       <div className="grid grid-cols-1 gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">

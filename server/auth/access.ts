@@ -70,6 +70,12 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   { methods: ["GET", "HEAD"], path: /^\/(api\/)?rules(\/|$)/, access: "rules:edit" },
   // team review metrics (server/metrics/review.ts): reviewers see their own figures, supervisors the team's (checked in the handler)
   { methods: ["GET", "HEAD"], path: /^\/(api\/metrics\/review(\.csv)?|team)$/, access: "review:record" },
+  // review queues (server/queues): creating and changing them is supervisors'; working one (next, claim, release) reviewers'
+  { methods: ["GET", "HEAD"], path: /^\/api\/queues(\/|$)/, access: "view" },
+  { methods: ["POST"], path: /^\/api\/queues\/[^/]+\/next$/, access: "review:record", audit: "incident.claim" },
+  { methods: ["POST"], path: /^\/api\/incidents\/[^/]+\/claim$/, access: "review:record", audit: "incident.claim" },
+  { methods: ["POST"], path: /^\/api\/incidents\/[^/]+\/release$/, access: "review:record", audit: "incident.release" },
+  { methods: WRITE, path: /^\/api\/queues(\/|$)/, access: "users:manage", audit: "queue.change" },
   // everything else: reading needs a session with "view"; unknown writes are supervisors'
   { methods: ["GET", "HEAD"], path: /^\//, access: "view" },
   { methods: ANY, path: /^\//, access: "users:manage", audit: "other.change" },

@@ -12,6 +12,8 @@ import { reviewQueues } from "./schema";
  */
 
 type Rows<T> = { rows: T[] };
+/** a claim that has not lapsed, on the database's clock (the one every node's leases are written with) */
+const liveClaim = sql<boolean>`(${incidents.claimedBy} IS NOT NULL AND ${incidents.claimExpiresAt} > now())`;
 const lease = (sec: number) => sql`now() + make_interval(secs => ${sec})`;
 /** incidents routed to the queue (never-routed ones count as the default queue's) */
 const inQueue = (queueId: string): SQL => (queueId === DEFAULT_QUEUE_ID ? sql`(queue_id = ${queueId} OR queue_id IS NULL)` : sql`queue_id = ${queueId}`);
@@ -45,20 +47,25 @@ export async function claimNext(db: Db, o: { queueId: string; order: QueueOrder;
 
 export type ClaimAnswer = { ok: true; claimExpiresAt: string } | { ok: false; status: 404 | 409; error: string };
 
-/** Claims one incident for the caller, or renews the caller's claim on it (the page does this while it is open). */
-export async function claimOne(db: Db, id: string, username: string, leaseSec: number): Promise<ClaimAnswer> {
+/**
+ * Claims one incident for the caller, or renews the caller's claim on it. `renewOnly` (the page, while it shows the
+ * incident): only a live claim of the caller's is extended, so a renewal that arrives after a Skip takes nothing back.
+ */
+export async function claimOne(db: Db, id: string, username: string, leaseSec: number, renewOnly = false): Promise<ClaimAnswer> {
+  const free = renewOnly ? sql`claimed_by = ${username} AND claim_expires_at > now()` : sql`(claimed_by IS NULL OR claimed_by = ${username} OR claim_expires_at < now())`;
   const res = (await db.execute(sql`
     UPDATE incidents SET claimed_by = ${username}, claim_expires_at = ${lease(leaseSec)}
-    WHERE id = ${id} AND status = 'open' AND (claimed_by IS NULL OR claimed_by = ${username} OR claim_expires_at < now())
+    WHERE id = ${id} AND status = 'open' AND ${free}
     RETURNING claim_expires_at AS "until"`)) as unknown as Rows<{ until: Date | string }>;
   if (res.rows[0]) return { ok: true, claimExpiresAt: new Date(res.rows[0].until).toISOString() };
-  return refusal(db, id);
+  return refusal(db, id, renewOnly);
 }
 
-async function refusal(db: Db, id: string): Promise<{ ok: false; status: 404 | 409; error: string }> {
+async function refusal(db: Db, id: string, renewOnly: boolean): Promise<{ ok: false; status: 404 | 409; error: string }> {
   const [row] = await db.select({ status: incidents.status, claimedBy: incidents.claimedBy, until: incidents.claimExpiresAt }).from(incidents).where(eq(incidents.id, id)).limit(1);
   if (!row) return { ok: false, status: 404, error: "unknown incident" };
   if (row.status !== "open") return { ok: false, status: 409, error: `incident ${id} is already decided (${row.status})` };
+  if (renewOnly && (row.claimedBy === null || (row.until?.getTime() ?? 0) <= Date.now())) return { ok: false, status: 409, error: `your claim on incident ${id} lapsed or was released: it is back in its queue` };
   return { ok: false, status: 409, error: `incident ${id} is claimed by ${row.claimedBy} until ${row.until?.toISOString()}` };
 }
 
@@ -66,10 +73,9 @@ export type ReleaseAnswer = { ok: true; released: boolean; claimedBy: string | n
 
 /** Gives a claim back to its queue: the holder's own, or anyone's when `anyHolder` (supervisors). Releasing nothing is fine. */
 export async function release(db: Db, id: string, username: string, anyHolder: boolean): Promise<ReleaseAnswer> {
-  const [row] = await db.select({ claimedBy: incidents.claimedBy, until: incidents.claimExpiresAt }).from(incidents).where(eq(incidents.id, id)).limit(1);
+  const [row] = await db.select({ claimedBy: incidents.claimedBy, live: liveClaim }).from(incidents).where(eq(incidents.id, id)).limit(1);
   if (!row) return { ok: false, status: 404, error: "unknown incident" };
-  const live = row.claimedBy !== null && (row.until?.getTime() ?? 0) > Date.now();
-  if (live && row.claimedBy !== username && !anyHolder) return { ok: false, status: 409, error: `incident ${id} is claimed by ${row.claimedBy}: only they or a supervisor may release it` };
+  if (row.live && row.claimedBy !== username && !anyHolder) return { ok: false, status: 409, error: `incident ${id} is claimed by ${row.claimedBy}: only they or a supervisor may release it` };
   if (!row.claimedBy) return { ok: true, released: false, claimedBy: null };
   const holder = row.claimedBy;
   // released only if still held by the one read above (a new claim in between stays)
@@ -90,13 +96,13 @@ export async function expireClaims(db: Db): Promise<number> {
 /** The queue an incident is in and its live claim (GET /api/incidents/<id>). */
 export async function queueInfo(db: Db, id: string): Promise<IncidentQueueInfo> {
   const [row] = await db
-    .select({ status: incidents.status, queueId: incidents.queueId, claimedBy: incidents.claimedBy, until: incidents.claimExpiresAt, name: reviewQueues.name })
+    .select({ status: incidents.status, queueId: incidents.queueId, claimedBy: incidents.claimedBy, until: incidents.claimExpiresAt, live: liveClaim, name: reviewQueues.name })
     .from(incidents)
     .leftJoin(reviewQueues, eq(reviewQueues.id, sql`coalesce(${incidents.queueId}, CASE WHEN ${incidents.status} = 'open' THEN ${DEFAULT_QUEUE_ID} END)`))
     .where(eq(incidents.id, id))
     .limit(1);
   if (!row) return { queue: null, claimedBy: null, claimExpiresAt: null };
-  const live = row.claimedBy !== null && row.until !== null && row.until.getTime() > Date.now();
+  const live = row.live === true && row.until !== null;
   return {
     queue: row.name !== null ? { id: row.queueId ?? DEFAULT_QUEUE_ID, name: row.name } : null,
     claimedBy: live ? row.claimedBy : null,

@@ -99,11 +99,11 @@ export function createQueues(o: QueuesOptions) {
       return { ok: true, incident: id ? await withInfo(id) : null };
     },
     /** claims one incident for the caller, or renews their claim (the page while it shows it) */
-    async claim(id: string, c: Caller): Promise<ClaimAnswer | { ok: false; status: 403; error: string }> {
+    async claim(id: string, c: Caller, renewOnly = false): Promise<ClaimAnswer | { ok: false; status: 403; error: string }> {
       const info = await queueInfo(db, id);
       const q = await getQueue(db, info.queue?.id ?? DEFAULT_QUEUE_ID);
       if (q && !mayWork(q, c)) return { ok: false, status: 403, error: `you may not work the queue "${q.name}"` };
-      const r = await claimOne(db, id, c.username, o.leaseSec);
+      const r = await claimOne(db, id, c.username, o.leaseSec, renewOnly);
       if (r.ok && info.claimedBy !== c.username) changed();
       return r;
     },

@@ -103,7 +103,7 @@ async function moveAll(db: Db, targets: Map<string, string>, onlyUnclaimed: bool
       const rows = await db
         .update(incidents)
         .set({ queueId: q })
-        .where(and(inArray(incidents.id, chunk), eq(incidents.status, "open"), onlyUnclaimed ? unclaimed() : undefined))
+        .where(and(inArray(incidents.id, chunk), eq(incidents.status, "open"), sql`${incidents.queueId} IS DISTINCT FROM ${q}`, onlyUnclaimed ? unclaimed() : undefined))
         .returning({ id: incidents.id });
       moved += rows.length;
     }

@@ -8,7 +8,7 @@ import { startTestService } from "../support/app";
 import { waitFor } from "../support/net";
 import { feedHits, seedStreamSource, type SeedHit } from "../support/seed-incidents";
 import { getRegistry } from "../../server/registry";
-import type { Caller } from "../../server/queues";
+import { createQueues, type Caller } from "../../server/queues";
 import type { QueueCountsEvent } from "../../lib/queues";
 
 const reviewer = (username: string): Caller => ({ username, role: "reviewer" });
@@ -94,6 +94,10 @@ describe("review queues on the real store", async () => {
   });
 
   test("claims: concurrent next calls hand out distinct incidents; the current claim first; release; decisions; expiry", async () => {
+    // the claims that must not lapse during the test are taken with a 10-minute lease (the same module on the same
+    // store); the service's own (CLAIM_LEASE_SEC=2) is used where a claim is meant to lapse
+    const held10 = createQueues({ db, leaseSec: 600, detail: (id) => incidents.get(id), publish: () => undefined, log: () => undefined });
+    after(() => held10.close());
     const q = await made(await queues.create({ name: "Claims", rule: { appIds: ["claims-app"] }, order: "worst", roles: [], users: [] }, "lead"));
     const src = await seedStreamSource(db, { appId: "claims-app" });
     const hits: SeedHit[] = Array.from({ length: 8 }, (_, k) => ({ level: k % 3 === 0 ? "REJECT" : "REVIEW", label1: "ad", probability: 0.5 + k / 20 }));
@@ -103,21 +107,24 @@ describe("review queues on the real store", async () => {
 
     // ten reviewers press Start at once: eight incidents, each to one reviewer, two get nothing
     const names = Array.from({ length: 10 }, (_, k) => `rev${k}`);
-    const got = await Promise.all(names.map((n) => queues.next(q, reviewer(n))));
+    const got = await Promise.all(names.map((n) => held10.next(q, reviewer(n))));
     const claimed = got.map((r) => (r.ok ? (r.incident?.id ?? null) : "refused"));
     assert.equal(claimed.filter((x) => x === null).length, 2, JSON.stringify(claimed));
     assert.equal(new Set(claimed.filter((x) => x !== null)).size, 8, "never the same incident twice");
     for (const [k, r] of got.entries()) if (r.ok && r.incident) assert.equal(r.incident.claimedBy, names[k]);
+    // the queue's order is worst-first: the first claims took every REJECT before any REVIEW
+    const firstClaims = got.flatMap((r) => (r.ok && r.incident ? [r.incident] : []));
+    assert.equal(firstClaims.filter((i) => i.riskLevel === "REJECT").length, hits.filter((h) => h.level === "REJECT").length);
     const byUser = new Map(names.map((n, k) => [n, claimed[k]]));
     const holder = names.find((n) => byUser.get(n))!;
     const held = byUser.get(holder)!;
     // a reload: the same reviewer gets their current claim back, renewed
-    const again = await queues.next(q, reviewer(holder));
+    const again = await held10.next(q, reviewer(holder));
     assert.ok(again.ok && again.incident?.id === held);
     assert.equal((await queues.info(held)).claimedBy, holder);
     assert.equal((await queues.counts())[q].claimed, 8);
 
-    // another reviewer's decision on it is refused; the holder's ends the claim and their next is another incident
+    // another reviewer's decision on it is refused; the holder's ends the claim
     const refused = await incidents.decideMany({ ids: [held], decision: "confirmed" }, "someone-else");
     assert.deepEqual([refused.updated.length, refused.claimed.map((c) => [c.id, c.claimedBy])], [0, [[held, holder]]]);
     const decided = await incidents.decideMany({ ids: [held], decision: "confirmed" }, holder);
@@ -127,32 +134,31 @@ describe("review queues on the real store", async () => {
     // skip: released, and the same page does not get it back at once; a waiting reviewer does
     const other = names.find((n) => n !== holder && byUser.get(n))!;
     const skipped = byUser.get(other)!;
-    assert.deepEqual(await queues.release(skipped, reviewer(holder)), { ok: false, status: 409, error: `incident ${skipped} is claimed by ${other}: only they or a supervisor may release it` });
-    const rel = await queues.release(skipped, reviewer(other));
+    assert.deepEqual(await held10.release(skipped, reviewer(holder)), { ok: false, status: 409, error: `incident ${skipped} is claimed by ${other}: only they or a supervisor may release it` });
+    const rel = await held10.release(skipped, reviewer(other));
     assert.ok(rel.ok && rel.released);
-    const afterSkip = await queues.next(q, reviewer(other), [skipped]);
+    // a renewal that arrives after the release takes nothing back
+    assert.deepEqual(await held10.claim(skipped, reviewer(other), true), { ok: false, status: 409, error: `your claim on incident ${skipped} lapsed or was released: it is back in its queue` });
+    const afterSkip = await held10.next(q, reviewer(other), [skipped]);
     assert.ok(afterSkip.ok && afterSkip.incident === null, "nothing else is free");
     const waiting = names.find((n) => !byUser.get(n))!;
-    const taken = await queues.next(q, reviewer(waiting));
+    const taken = await held10.next(q, reviewer(waiting));
     assert.ok(taken.ok && taken.incident?.id === skipped);
-    // the queue's order is worst-first: the first claims took every REJECT before any REVIEW
-    const firstClaims = got.flatMap((r) => (r.ok && r.incident ? [r.incident] : []));
-    assert.equal(firstClaims.filter((i) => i.riskLevel === "REJECT").length, hits.filter((h) => h.level === "REJECT").length);
-
-    // expiry: claims nobody renews (CLAIM_LEASE_SEC=2) go back to the queue; a late reviewer gets one of them
-    const earlier = new Set(claimed.filter((x): x is string => x !== null && x !== held));
-    const reclaimed = await waitFor(async () => {
-      const r = await queues.next(q, reviewer("late-reviewer"));
-      return r.ok && r.incident ? r.incident : null;
-    }, 15_000, 200);
-    assert.ok(earlier.has(reclaimed.id), "an incident another reviewer had claimed");
-    assert.equal(reclaimed.claimedBy, "late-reviewer");
-    // the sweep clears the lapsed claims: the counts say one claimed of seven open
-    await waitFor(async () => ((await queues.counts())[q]?.claimed === 1 ? true : null), 15_000, 200);
-    assert.equal((await queues.counts())[q].open, 7);
     // a supervisor may release anyone's claim
-    const byBoss = await queues.release(reclaimed.id, boss);
-    assert.ok(byBoss.ok && byBoss.released && byBoss.claimedBy === "late-reviewer");
+    const byBoss = await held10.release(skipped, boss);
+    assert.ok(byBoss.ok && byBoss.released && byBoss.claimedBy === waiting);
+
+    // expiry: a claim nobody renews (CLAIM_LEASE_SEC=2) goes back to the queue: the sweep clears it, another reviewer gets it
+    const short = await queues.next(q, reviewer("short-holder"));
+    assert.ok(short.ok && short.incident?.id === skipped, "the one free incident");
+    assert.equal((await queues.counts())[q].claimed, 7);
+    await waitFor(async () => ((await queues.info(skipped)).claimedBy === null ? true : null), 15_000, 100);
+    await waitFor(async () => ((await queues.counts())[q].claimed === 6 ? true : null), 5_000, 100);
+    const late = await held10.next(q, reviewer("late-reviewer"));
+    assert.ok(late.ok && late.incident?.id === skipped && late.incident.claimedBy === "late-reviewer");
+    assert.deepEqual((await queues.counts())[q], { ...(await queues.counts())[q], open: 7, claimed: 7 });
+    // done: every claim given back, the queue goes
+    for (const id of ids) await held10.release(id, boss);
     assert.ok((await queues.remove(q)).ok);
   });
 

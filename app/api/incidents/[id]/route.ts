@@ -9,5 +9,8 @@ export const GET = guard("/api/incidents/[id]", async (_req: Request, ctx: { par
   const id = IncidentId.safeParse((await ctx.params).id);
   const incident = id.success ? await getRegistry().incidents.get(id.data) : null;
   if (!incident) return json({ error: "unknown incident" }, 404);
-  return json({ incident, context: await getRegistry().incidents.context(incident.id) });
+  // its review queue and live claim (server/queues), and the history beside it (server/incidents/context.ts)
+  // both at the top level and on the incident, so either reading of the API finds them
+  const [queue, context] = await Promise.all([getRegistry().queues.info(incident.id), getRegistry().incidents.context(incident.id)]);
+  return json({ incident: { ...incident, ...queue, context }, ...queue, context });
 });

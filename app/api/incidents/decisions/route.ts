@@ -11,5 +11,7 @@ export const POST = guard("/api/incidents/decisions", async (req: Request) => {
   if (!body.ok) return body.answer;
   const r = await getRegistry().incidents.decideMany(body.data, caller(req));
   const ids = r.updated.map((i) => i.id);
-  return json({ incidents: r.updated, missing: r.missing, decision: body.data.decision, message: `${DECISION_NAMES[body.data.decision]}: ${ids.length} incident(s) ${ids.join(", ")}` }, ids.length ? 200 : 404);
+  // incidents other reviewers hold claimed (server/queues) are left to them and named
+  const held = r.claimed.length ? `; ${r.claimed.length} claimed by others, left as they are: ${r.claimed.map((c) => `${c.id} (${c.claimedBy})`).join(", ")}` : "";
+  return json({ incidents: r.updated, missing: r.missing, claimed: r.claimed, decision: body.data.decision, message: `${DECISION_NAMES[body.data.decision]}: ${ids.length} incident(s) ${ids.join(", ")}${held}` }, ids.length ? 200 : r.claimed.length ? 409 : 404);
 });
