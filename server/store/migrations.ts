@@ -1,3 +1,5 @@
+import { SETTINGS_MIGRATIONS } from "../settings/migrations";
+
 /** Ordered SQL migrations; applied once each, recorded in schema_migrations. Never edit a shipped one. */
 export const MIGRATIONS: ReadonlyArray<{ id: string; sql: string }> = [
   {
@@ -303,4 +305,5 @@ ALTER TABLE review_decisions ADD COLUMN item_label text;
 ALTER TABLE incident_decisions ADD COLUMN item_label text;
 `,
   },
+  ...SETTINGS_MIGRATIONS,
 ];
