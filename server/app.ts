@@ -13,7 +13,7 @@ import { createDemo } from "./dashboard/demo";
 import { inProcessFetch } from "./dashboard/in-process";
 import { createAuth } from "./auth";
 import { createAuthApi } from "./auth/api";
-import { createSettingsApi, setSettingsApi } from "./settings/api";
+import { createSettingsApi } from "./settings/api";
 import { createSettingsStore } from "./settings/store";
 import { parseCookies } from "./auth/cookies";
 import { gate, sameOrigin, type GateOptions } from "./auth/gate";
@@ -173,8 +173,8 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     log,
   });
   registerIncidentFeed(store.db, incidents.feed);
-  setSettingsApi(createSettingsApi({ store: createSettingsStore(store.db), incidentLevel: async (id) => (await incidents.get(id))?.riskLevel ?? null }));
-  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth, { onItemReview: (r) => incidents.decideByItem(r) }), status, incidents });
+  const settings = createSettingsApi({ store: createSettingsStore(store.db), incidentLevel: async (id) => (await incidents.get(id))?.riskLevel ?? null });
+  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth, { onItemReview: (r) => incidents.decideByItem(r) }), status, incidents, settings });
   await engine?.start();
   retention.start();
 

@@ -7,6 +7,7 @@ import type { createDemo } from "./dashboard/demo";
 import type { AuthApi } from "./auth/api";
 import type { Status } from "./dashboard/status";
 import type { Incidents } from "./incidents";
+import type { SettingsApi } from "./settings/api";
 
 export interface Registry {
   engine: Engine | null; // null when the dashboard drives a remote service
@@ -18,6 +19,8 @@ export interface Registry {
   status: Status;
   /** Incidents and the review queue */
   incidents: Incidents;
+  /** Per-user alert and wellness settings, the team default, the exposure count */
+  settings: SettingsApi;
 }
 
 const KEY = Symbol.for("moderation-platform.registry");

@@ -12,6 +12,8 @@ import IncidentList from "./IncidentList";
 import { reviewStateFromParams, reviewStateToSearch, sourceLink, type Filters } from "./review-url";
 import { useAssign, useDecide, useIncidentQuery, useIncidentsLive, useIncidentsQuery } from "./useIncidents";
 import { useTriageKeys } from "./useTriageKeys";
+import WellnessBar, { useExposure } from "@/components/wellness/WellnessBar";
+import DockSlot from "@/components/alerts/DockSlot";
 
 const sinceIso = (sec: number) => (sec > 0 ? new Date(Math.floor((Date.now() - sec * 1000) / 60_000) * 60_000).toISOString() : undefined);
 
@@ -36,6 +38,9 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
   const [bulkNote, setBulkNote] = useState("");
   const decide = useDecide();
   const assign = useAssign();
+  // wellness: `v` reveals the current incident's blurred media; a REJECT one shown plainly counts as viewed
+  const [revealedId, setRevealedId] = useState<string | null>(null);
+  const expose = useExposure();
 
   // the current incident stays current while it is listed; when it leaves (decided away), its place is taken by the next
   const index = incidents.findIndex((i) => i.id === currentId);
@@ -75,6 +80,7 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
     x: () => decideCurrent("cleared"),
     e: () => decideCurrent("escalated"),
     a: () => assignMe(),
+    v: () => current && setRevealedId((id) => (id === current.id ? null : current.id)),
     Enter: () => current && router.push(sourceLink(current)),
   });
 
@@ -87,9 +93,12 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
       <div className="flex items-baseline gap-3">
         <h1 className="text-lg font-semibold text-zinc-100">Review queue</h1>
         <p className="text-xs text-zinc-500">
-          <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>c</kbd> confirm · <kbd>x</kbd> clear · <kbd>e</kbd> escalate · <kbd>a</kbd> assign to me · <kbd>Enter</kbd> open the source
+          <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>c</kbd> confirm · <kbd>x</kbd> clear · <kbd>e</kbd> escalate · <kbd>a</kbd> assign to me · <kbd>v</kbd> reveal media · <kbd>Enter</kbd> open the source
         </p>
       </div>
+      <WellnessBar />
+      {/* live alerts dock here on this page, in the flow above the queue: never over the decision buttons */}
+      <DockSlot />
       <IncidentFilters filters={filters} setFilters={(f) => (setFilters(f), setChecked(new Set()))} csvQuery={query} />
       {list.error ? <ErrorNote error={list.error} /> : null}
       <div className="grid grid-cols-1 gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
@@ -118,7 +127,7 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
           <IncidentList incidents={incidents} currentId={current?.id ?? null} checked={checked} onSelect={select} onCheck={(id, on) => setChecked((s) => { const n = new Set(s); if (on) n.add(id); else n.delete(id); return n; })} />
         </Panel>
         {current ? (
-          <IncidentDetail incident={current} detail={detail.data?.incident.id === current.id ? detail.data.incident : undefined} canDecide={canDecide} note={note} setNote={setNote} onDecide={decideCurrent} onAssignMe={assignMe} busy={decide.isPending || assign.isPending} error={decide.error ?? assign.error} />
+          <IncidentDetail incident={current} detail={detail.data?.incident.id === current.id ? detail.data.incident : undefined} canDecide={canDecide} note={note} setNote={setNote} onDecide={decideCurrent} onAssignMe={assignMe} revealed={revealedId === current.id} onReveal={() => expose(current)} busy={decide.isPending || assign.isPending} error={decide.error ?? assign.error} />
         ) : (
           <Panel title="Incident">
             <p className="p-6 text-center text-sm text-zinc-500">Nothing to review here.</p>

@@ -80,17 +80,3 @@ export function createSettingsApi(d: SettingsDeps) {
 }
 
 export type SettingsApi = ReturnType<typeof createSettingsApi>;
-
-const KEY = Symbol.for("moderation-platform.settings-api");
-type Holder = { [KEY]?: SettingsApi };
-
-/** Set once by the custom server (server/app.ts); route handlers read it here (they are bundled apart). */
-export function setSettingsApi(api: SettingsApi): void {
-  (globalThis as Holder)[KEY] = api;
-}
-
-export function getSettingsApi(): SettingsApi {
-  const api = (globalThis as Holder)[KEY];
-  if (!api) throw new Error("settings API not initialised: start the app with the custom server");
-  return api;
-}

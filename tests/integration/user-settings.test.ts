@@ -11,7 +11,7 @@ import { createAuthApi } from "../../server/auth/api";
 import { accessRule } from "../../server/auth/access";
 import { createIncidents } from "../../server/incidents";
 import { setRegistry, type Registry } from "../../server/registry";
-import { createSettingsApi, setSettingsApi } from "../../server/settings/api";
+import { createSettingsApi } from "../../server/settings/api";
 import { createSettingsStore } from "../../server/settings/store";
 import { openStore, type Store } from "../../server/store/db";
 import { incidents as incidentsTable } from "../../server/store/schema";
@@ -32,8 +32,8 @@ before(async () => {
   auth = await createAuth({ store, dataDir, sessionSecret: null, sessionTtlHours: 1, initialPassword: "supervisor-pass-1", log: () => undefined });
   await auth.bootstrap();
   const incidents = createIncidents({ db: store.db, gapSec: 10, publish: () => undefined, readMedia: async () => null, log: () => undefined });
-  setRegistry({ auth: createAuthApi(auth), incidents } as unknown as Registry);
-  setSettingsApi(createSettingsApi({ store: createSettingsStore(store.db), incidentLevel: async (id) => (await incidents.get(id))?.riskLevel ?? null }));
+  const settings = createSettingsApi({ store: createSettingsStore(store.db), incidentLevel: async (id) => (await incidents.get(id))?.riskLevel ?? null });
+  setRegistry({ auth: createAuthApi(auth), incidents, settings } as unknown as Registry);
   for (const r of ["me/settings", "me/exposure", "settings/team"]) handlers.set(`/api/${r}`, (await import(path.resolve(`app/api/${r}/route.ts`))) as Record<string, Handler>);
   const now = new Date();
   const row = (id: string, riskLevel: "REJECT" | "REVIEW") => ({

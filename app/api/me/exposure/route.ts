@@ -1,6 +1,6 @@
 import { guard } from "@/server/auth/guard";
-import { getSettingsApi } from "@/server/settings/api";
+import { getRegistry } from "@/server/registry";
 
 export const dynamic = "force-dynamic";
 
-export const POST = guard("/api/me/exposure", (req: Request) => getSettingsApi().expose(req));
+export const POST = guard("/api/me/exposure", (req: Request) => getRegistry().settings.expose(req));
