@@ -40,16 +40,24 @@ export interface StreamAlert {
   dismissedAt: number | null;
 }
 
+/** An incident this tab knows (the open ones fetched at each join, then every event). */
+export interface KnownIncident extends FoldedIncident {
+  requestId: string;
+  label: string;
+  kind: Incident["source"]["kind"];
+}
+
 export interface FoldBook {
-  /** hits of every incident this tab knows (baseline at each join, then every event) */
-  known: ReadonlyMap<string, number>;
+  known: ReadonlyMap<string, KnownIncident>;
   /** stream keys alerted in this tab before (a reload remembers them) */
   remembered: readonly string[];
+  /** stream keys dismissed in this tab, with when (a reload keeps them dismissed) */
+  dismissedAt: Readonly<Record<string, number>>;
   /** newest activity first */
   entries: readonly StreamAlert[];
 }
 
-export const EMPTY_FOLD: FoldBook = { known: new Map(), remembered: [], entries: [] };
+export const EMPTY_FOLD: FoldBook = { known: new Map(), remembered: [], dismissedAt: {}, entries: [] };
 
 export type FoldEffect = "raised" | "updated" | "none";
 
@@ -79,16 +87,19 @@ function summarise(incidents: Record<string, FoldedIncident>): { openCount: numb
   return { openCount, hits, worst };
 }
 
-const withEntry = (book: FoldBook, e: StreamAlert, known: ReadonlyMap<string, number>, remembered = book.remembered): FoldBook => ({
+const knownOf = (i: Incident, hits: number): KnownIncident => ({ hits, level: i.riskLevel, open: i.status === "open", requestId: i.source.requestId, label: i.label, kind: i.source.kind });
+
+const withEntry = (book: FoldBook, e: StreamAlert, known: ReadonlyMap<string, KnownIncident>, remembered = book.remembered): FoldBook => ({
   known,
   remembered,
+  dismissedAt: book.dismissedAt,
   entries: [e, ...book.entries.filter((x) => x.key !== e.key)].slice(0, MAX_ENTRIES),
 });
 
 /** One `incident` event folded into the book. */
 export function foldIncident(book: FoldBook, i: Incident, now: number, filter: FoldFilter): { book: FoldBook; effect: FoldEffect } {
-  const before = book.known.get(i.id);
-  const known = new Map(book.known).set(i.id, Math.max(i.hits, before ?? 0));
+  const before = book.known.get(i.id)?.hits;
+  const known = new Map(book.known).set(i.id, knownOf(i, Math.max(i.hits, before ?? 0)));
   const entry = book.entries.find((e) => e.key === i.source.requestId);
   const inEntry = entry ? i.id in entry.incidents : false;
   if (!inEntry && !matches(i, filter)) return { book: { ...book, known }, effect: "none" };
@@ -98,9 +109,16 @@ export function foldIncident(book: FoldBook, i: Incident, now: number, filter: F
 
   if (!entry) {
     if (!open || !fresh) return { book: { ...book, known }, effect: "none" };
-    const incidents = { [i.id]: { hits: i.hits, level: i.riskLevel, open } };
+    // the stream's other open incidents this tab already knew (the join's baseline) count in the entry from the start
+    const incidents: Record<string, FoldedIncident> = {};
+    for (const [id, k] of book.known) {
+      if (k.requestId === i.source.requestId && k.open && k.kind === "stream" && (filter.levels as readonly string[]).includes(k.level) && (filter.categories.length === 0 || filter.categories.includes(k.label))) incidents[id] = { hits: k.hits, level: k.level, open: true };
+    }
+    incidents[i.id] = { hits: i.hits, level: i.riskLevel, open };
     const again = book.remembered.includes(i.source.requestId);
-    const e: StreamAlert = { key: i.source.requestId, source: i.source, latest: i, incidents, ...summarise(incidents), raisedAt: now, activeAt: now, updates: 0, raises: 1, dismissed: false, dismissedAt: null };
+    // dismissed on an earlier page of this tab: listed (bell), still off the dock
+    const gone = again ? (book.dismissedAt[i.source.requestId] ?? null) : null;
+    const e: StreamAlert = { key: i.source.requestId, source: i.source, latest: i, incidents, ...summarise(incidents), raisedAt: now, activeAt: now, updates: 0, raises: 1, dismissed: gone !== null, dismissedAt: gone };
     const remembered = again ? book.remembered : [...book.remembered, e.key].slice(-MAX_REMEMBERED);
     // a stream alerted earlier in this tab (before a reload) is listed again without a second sound
     return { book: withEntry(book, e, known, remembered), effect: again ? "updated" : "raised" };
@@ -127,24 +145,36 @@ export function foldIncident(book: FoldBook, i: Incident, now: number, filter: F
     dismissed: raise ? false : entry.dismissed,
     dismissedAt: raise ? null : entry.dismissedAt,
   };
-  return { book: withEntry(book, next, known), effect: raise ? "raised" : "updated" };
+  const cleared = raise && entry.dismissed ? { ...book, dismissedAt: Object.fromEntries(Object.entries(book.dismissedAt).filter(([k]) => k !== entry.key)) } : book;
+  return { book: withEntry(cleared, next, known), effect: raise ? "raised" : "updated" };
 }
 
 /** What the server holds when the incidents room is (re)joined: known from here on, so only growth alerts. */
 export function withBaseline(book: FoldBook, incidents: readonly Incident[]): FoldBook {
   const known = new Map(book.known);
-  for (const i of incidents) known.set(i.id, Math.max(i.hits, known.get(i.id) ?? 0));
+  for (const i of incidents) known.set(i.id, knownOf(i, Math.max(i.hits, known.get(i.id)?.hits ?? 0)));
   return { ...book, known };
 }
 
 /** Off the dock (the bell keeps listing it); it returns only as `foldIncident` says. */
 export function dismissStream(book: FoldBook, key: string, now: number): FoldBook {
-  return { ...book, entries: book.entries.map((e) => (e.key === key ? { ...e, dismissed: true, dismissedAt: now } : e)) };
+  return { ...book, dismissedAt: { ...book.dismissedAt, [key]: now }, entries: book.entries.map((e) => (e.key === key ? { ...e, dismissed: true, dismissedAt: now } : e)) };
 }
 
 /** Forgets an entry altogether (the bell's "clear"). */
 export function forgetStream(book: FoldBook, key: string): FoldBook {
   return { ...book, entries: book.entries.filter((e) => e.key !== key) };
+}
+
+/** Dismissals remembered from an earlier page of this tab (sessionStorage), tolerant of anything unreadable. */
+export function parseDismissed(raw: string | null): Record<string, number> {
+  try {
+    const v: unknown = raw ? JSON.parse(raw) : {};
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return {};
+    return Object.fromEntries(Object.entries(v).filter((e): e is [string, number] => typeof e[1] === "number").slice(-MAX_REMEMBERED));
+  } catch {
+    return {};
+  }
 }
 
 /** Stream keys remembered from an earlier page of this tab (sessionStorage), tolerant of anything unreadable. */

@@ -81,11 +81,13 @@ function Dock({ entries }: { entries: readonly StreamAlert[] }) {
           onClick={() => setChoice({ mode, collapsed: !collapsed })}
           className="flex min-w-0 flex-1 items-center gap-2 text-left text-xs text-zinc-200"
         >
-          <RiskBadge level={worst} size="sm" />
-          <span className="truncate">
+          <span className="shrink-0">
+            <RiskBadge level={worst} size="sm" />
+          </span>
+          <span className="min-w-0 truncate">
             <span data-testid="alert-dock-count">{entries.length}</span> live {entries.length === 1 ? "alert" : "alerts"} · {openSum} open {openSum === 1 ? "incident" : "incidents"}
           </span>
-          <span aria-hidden className="ml-auto text-zinc-500">{collapsed ? "▴ show" : "▾ hide"}</span>
+          <span aria-hidden className="ml-auto shrink-0 whitespace-nowrap text-zinc-500">{collapsed ? "▴ show" : "▾ hide"}</span>
         </button>
         <button type="button" data-testid="alert-dismiss-all" onClick={dismissAll} className="shrink-0 rounded px-1.5 text-[11px] text-zinc-400 hover:text-zinc-100">
           Dismiss all

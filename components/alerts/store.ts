@@ -1,12 +1,14 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import { EMPTY_FOLD, dismissStream, foldIncident, forgetStream, parseRemembered, withBaseline, type FoldBook, type FoldEffect, type StreamAlert } from "@/lib/alert-fold";
+import { EMPTY_FOLD, dismissStream, foldIncident, forgetStream, parseDismissed, parseRemembered, withBaseline, type FoldBook, type FoldEffect, type StreamAlert } from "@/lib/alert-fold";
 import type { Incident } from "@/lib/incidents";
 import { DEFAULT_ALERTS, type AlertPrefs } from "@/lib/user-settings";
 
 /** Stream keys alerted in this tab (sessionStorage): a reload lists them again without a second sound. */
 const REMEMBERED_KEY = "mp.alerts.streams.v1";
+/** Stream keys dismissed in this tab: a reload keeps them off the dock. */
+const DISMISSED_KEY = "mp.alerts.dismissed.v1";
 
 // One store per tab, shared by the dock (app layout) and the bell in the top bar. The user's alert preferences come
 // from the server (components/settings/useMySettings.ts) and are copied here so the socket handler reads them at once.
@@ -27,7 +29,7 @@ function session(): Storage | null {
 }
 
 function currentBook(): FoldBook {
-  book ??= { ...EMPTY_FOLD, remembered: parseRemembered(session()?.getItem(REMEMBERED_KEY) ?? null) };
+  book ??= { ...EMPTY_FOLD, remembered: parseRemembered(session()?.getItem(REMEMBERED_KEY) ?? null), dismissedAt: parseDismissed(session()?.getItem(DISMISSED_KEY) ?? null) };
   return book;
 }
 
@@ -54,6 +56,7 @@ export function applyIncident(i: Incident): { effect: FoldEffect; entry: StreamA
   const step = foldIncident(before, i, Date.now(), prefs);
   book = step.book;
   if (book.remembered !== before.remembered) session()?.setItem(REMEMBERED_KEY, JSON.stringify(book.remembered));
+  if (book.dismissedAt !== before.dismissedAt) session()?.setItem(DISMISSED_KEY, JSON.stringify(book.dismissedAt));
   if (step.effect !== "none") emit();
   return { effect: step.effect, entry: book.entries.find((e) => e.key === i.source.requestId) };
 }
@@ -66,12 +69,14 @@ export function applyBaseline(incidents: readonly Incident[]): void {
 /** Off the dock; the bell keeps it. */
 export function dismissAlert(key: string): void {
   book = dismissStream(currentBook(), key, Date.now());
+  session()?.setItem(DISMISSED_KEY, JSON.stringify(book.dismissedAt));
   emit();
 }
 
 export function dismissAll(): void {
   const now = Date.now();
   book = currentBook().entries.reduce((b, e) => (e.dismissed ? b : dismissStream(b, e.key, now)), currentBook());
+  session()?.setItem(DISMISSED_KEY, JSON.stringify(book.dismissedAt));
   emit();
 }
 

@@ -109,7 +109,7 @@ export default function IncidentDetail(p: {
               {p.detail.hitList.map((h) => (
                 <figure key={h.itemId} className="w-28 shrink-0 text-[10px] text-zinc-500" title={h.labels.join(", ")}>
                   {i.media === "frame" && h.mediaUrl ? (
-                    <SafeMedia focusable={false} revealed={p.revealed} onReveal={p.onReveal} className="block rounded" label="hit frame">
+                    <SafeMedia hint={false} focusable={false} revealed={p.revealed} onReveal={p.onReveal} className="block rounded" label="hit frame">
                       <img src={h.mediaUrl} alt={h.itemId} loading="lazy" className={`w-full rounded border ${h.itemId === peak.itemId ? "border-sky-400" : "border-surface-line"}`} />
                     </SafeMedia>
                   ) : null}

@@ -90,8 +90,8 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
 
   return (
     <div className="space-y-3">
-      <div className="flex items-baseline gap-3">
-        <h1 className="text-lg font-semibold text-zinc-100">Review queue</h1>
+      <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+        <h1 className="shrink-0 text-lg font-semibold text-zinc-100">Review queue</h1>
         <p className="text-xs text-zinc-500">
           <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>c</kbd> confirm · <kbd>x</kbd> clear · <kbd>e</kbd> escalate · <kbd>a</kbd> assign to me · <kbd>v</kbd> reveal media · <kbd>Enter</kbd> open the source
         </p>

@@ -98,12 +98,19 @@ export function WellnessPanel() {
 export function TeamWellnessPanel() {
   const q = useMySettingsQuery();
   const save = useSaveTeamSettings();
-  const team = { ...builtInWellness("reviewer"), ...(q.data?.team.wellness ?? {}) };
+  // shown at once while the server saves it
+  const [draft, setDraft] = useState<Partial<Wellness> | null>(null);
+  const stored = { ...(q.data?.team.wellness ?? {}), ...(draft ?? {}) };
+  const team = { ...builtInWellness("reviewer"), ...stored };
   return (
     <Panel title="Team wellness default (reviewers)">
       <div className="space-y-3 p-3" data-testid="team-wellness">
         <p className="text-[11px] text-zinc-400">What reviewers get until they choose otherwise on their Account page.</p>
-        <WellnessFields value={team} onChange={(patch) => save.mutate({ wellness: { ...(q.data?.team.wellness ?? {}), ...patch } })} idPrefix="team" />
+        <WellnessFields value={team} onChange={(patch) => {
+            const next = { ...stored, ...patch };
+            setDraft(next);
+            save.mutate({ wellness: next });
+          }} idPrefix="team" />
         {save.isSuccess && <p className="text-[11px] text-risk-pass">Saved.</p>}
         {save.isError && <ErrorNote prefix="Not saved:" error={save.error} />}
       </div>

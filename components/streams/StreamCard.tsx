@@ -69,7 +69,7 @@ export default function StreamCard({ stream, preview = true }: { stream: StreamS
     >
       <div className="relative h-24 shrink-0 bg-black">
         <Link href={streamHref(stream.requestId)} aria-label={`Timeline of ${name}`} className="block h-full">
-          <SafeMedia className="block h-full w-full" label={`picture of ${name}`}>
+          <SafeMedia hint={false} className="block h-full w-full" label={`picture of ${name}`}>
             {preview && running && stream.kind === "video" ? <CardPreview requestId={stream.requestId} label={name} fallback={<Thumbnail stream={stream} name={name} health={health} />} /> : <Thumbnail stream={stream} name={name} health={health} />}
           </SafeMedia>
         </Link>

@@ -9,7 +9,7 @@ import { useMySettings } from "@/components/settings/useMySettings";
  * does not follow a link) or the `revealed` prop (the Review page's `v` key). `onReveal` runs each time the media is
  * shown plainly (the exposure count). The filter sits on the media elements (app/globals.css `.safe-media`).
  */
-export default function SafeMedia({ children, revealed = false, onReveal, className = "block", label = "media", focusable = true }: { children: ReactNode; revealed?: boolean; onReveal?: () => void; className?: string; label?: string; /** false inside a button or link (it takes the focus itself) */ focusable?: boolean }) {
+export default function SafeMedia({ children, revealed = false, onReveal, className = "block", label = "media", focusable = true, hint = true }: { children: ReactNode; revealed?: boolean; onReveal?: () => void; className?: string; label?: string; /** false inside a button or link (it takes the focus itself) */ focusable?: boolean; /** the "blurred" note on the picture (off for small tiles with their own captions) */ hint?: boolean }) {
   const { blur } = useMySettings().wellness;
   const [tapped, setTapped] = useState(false);
   const swallowClick = useRef(false);
@@ -45,8 +45,8 @@ export default function SafeMedia({ children, revealed = false, onReveal, classN
       className={`safe-media relative overflow-hidden ${className}`}
     >
       {children}
-      {blur && !shown && (
-        <span aria-hidden className="safe-media-hint pointer-events-none absolute bottom-1 left-1 rounded bg-black/70 px-1 text-[9px] font-medium text-zinc-300">
+      {hint && blur && !shown && (
+        <span aria-hidden className="safe-media-hint pointer-events-none absolute bottom-1 left-1 max-w-[calc(100%-0.5rem)] truncate whitespace-nowrap rounded bg-black/70 px-1 text-[9px] font-medium text-zinc-300">
           blurred · hover to reveal
         </span>
       )}

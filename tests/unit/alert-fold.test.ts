@@ -128,4 +128,21 @@ test("what the baseline already held raises nothing until it grows; a stream ale
   const step = foldIncident(reloaded, grown(a, 2, T0 + 2000), T0 + 2000, REJECT_ONLY);
   assert.equal(step.effect, "updated");
   assert.equal(step.book.entries.length, 1);
+  assert.equal(step.book.entries[0].dismissed, false);
+  // dismissed before the reload: listed again, still dismissed
+  const gone = foldIncident({ ...reloaded, dismissedAt: { r1: T0 + 1500 } }, grown(a, 2, T0 + 2000), T0 + 2000, REJECT_ONLY);
+  assert.equal(gone.book.entries[0].dismissed, true);
+  assert.equal(gone.book.entries[0].dismissedAt, T0 + 1500);
+});
+
+test("an entry created after a join counts the stream's open incidents the baseline held, of the levels asked for", () => {
+  const old1 = incident({ id: "o1", at: T0 });
+  const old2 = { ...incident({ id: "o2", at: T0 + 20_000 }), hits: 4 };
+  const review = incident({ id: "o3", at: T0 + 30_000, riskLevel: "REVIEW" });
+  const elsewhere = incident({ id: "o4", at: T0, source: { kind: "stream", requestId: "r2", ref: "r2", title: null, url: null, href: "/streams/r2" } });
+  const base = withBaseline(EMPTY_FOLD, [old1, old2, review, elsewhere]);
+  const step = foldIncident(base, incident({ id: "new", at: T0 + 60_000 }), T0 + 60_000, REJECT_ONLY);
+  assert.equal(step.effect, "raised");
+  assert.equal(step.book.entries[0].openCount, 3);
+  assert.equal(step.book.entries[0].hits, 6);
 });

@@ -18,7 +18,7 @@ export default function FrameCard({ frame, onOpen }: { frame: FrameDetail; onOpe
     >
       <button type="button" onClick={onOpen} className="block w-full text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400" aria-label={`Open frame at ${formatMediaTime(frame.time)}`}>
         <div className="relative aspect-video bg-black">
-          <SafeMedia focusable={false} className="block h-full w-full" label="frame">
+          <SafeMedia hint={false} focusable={false} className="block h-full w-full" label="frame">
             <img src={frame.imgUrl} alt={`frame at ${formatMediaTime(frame.time)}`} loading="lazy" className="h-full w-full object-contain" />
           </SafeMedia>
           <span className={`absolute left-1 top-1 rounded px-1.5 py-0.5 text-[10px] font-bold tracking-wide text-black ${style.bar}`}>{level}</span>

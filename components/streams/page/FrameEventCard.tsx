@@ -14,7 +14,7 @@ function NotCheckedFrameCard({ frame, focused }: { frame: FrameView; focused: bo
   const picture = (
     <div className="relative aspect-video bg-black">
       {d.imgUrl ? (
-        <SafeMedia focusable={false} className="block h-full w-full" label="frame">
+        <SafeMedia hint={false} focusable={false} className="block h-full w-full" label="frame">
           <img src={d.imgUrl} alt={`frame at ${frame.clock}, not checked`} loading="lazy" className="h-full w-full object-contain opacity-40" />
         </SafeMedia>
       ) : (
@@ -66,7 +66,7 @@ function CheckedFrameCard({ frame, level, onOpen, focused }: { frame: FrameView;
       <button type="button" onClick={onOpen} className="block w-full text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400" aria-label={`Open frame captured at ${frame.clock}`}>
         <div className="relative aspect-video bg-black">
           {d.imgUrl ? (
-            <SafeMedia focusable={false} className="block h-full w-full" label="frame">
+            <SafeMedia hint={false} focusable={false} className="block h-full w-full" label="frame">
               <img src={d.imgUrl} alt={`frame at ${frame.clock}`} loading="lazy" className="h-full w-full object-contain" />
             </SafeMedia>
           ) : (
