@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { useMySettings, useSaveMySettings } from "@/components/settings/useMySettings";
+import { useMySettings, useMySettingsQuery, useSaveMySettings } from "@/components/settings/useMySettings";
 import { Toggle } from "@/components/ui/form";
 import type { AlertPrefs } from "@/lib/user-settings";
 import AlertList from "./AlertList";
@@ -31,6 +31,7 @@ export default function AlertSettingsButton() {
   const [open, setOpen] = useState(false);
   const settings = useMySettings().alerts;
   const save = useSaveMySettings();
+  const loaded = useMySettingsQuery().data !== undefined;
   const book = useAlertBook();
   const box = useRef<HTMLDivElement>(null);
   // read on the client only: the server render has no Notification API
@@ -82,7 +83,8 @@ export default function AlertSettingsButton() {
       {open && (
         <div role="dialog" aria-label="Alert settings" data-testid="alert-settings" className="absolute right-0 top-8 z-50 w-[22rem] max-w-[calc(100vw-1.5rem)] space-y-2.5 rounded-md border border-surface-line bg-surface-raised p-3 shadow-xl shadow-black/50 max-lg:left-0 max-lg:right-auto">
           <AlertList entries={book.entries} onNavigate={() => setOpen(false)} />
-          <div className="space-y-2.5 border-t border-surface-line pt-2.5">
+          {/* disabled until the server's settings are here: a click never acts on the defaults */}
+          <fieldset disabled={!loaded} className="space-y-2.5 border-t border-surface-line pt-2.5 disabled:opacity-60">
             <p className="text-[11px] text-zinc-400">One alert per live stream, updated in place. Kept with your account, on every browser.</p>
             <Toggle label="Alerts off" checked={settings.off} onChange={(v) => set({ off: v })} />
             <Toggle label="Show a toast" checked={settings.toast} onChange={(v) => set({ toast: v })} />
@@ -97,7 +99,7 @@ export default function AlertSettingsButton() {
             <Link href="/account#alerts" onClick={() => setOpen(false)} className="block text-[11px] text-sky-300 hover:underline">
               Levels and categories…
             </Link>
-          </div>
+          </fieldset>
         </div>
       )}
     </div>

@@ -16,10 +16,11 @@ const CATEGORIES = Object.entries(LABEL1_NAMES).filter(([k]) => k !== "normal");
 export function AlertSettingsPanel() {
   const a = useMySettings().alerts;
   const save = useSaveMySettings();
+  const loaded = useMySettingsQuery().data !== undefined;
   const toggleIn = <T extends string>(list: readonly T[], v: T, on: boolean): T[] => (on ? [...new Set([...list, v])] : list.filter((x) => x !== v));
   return (
     <Panel title={<span id="alerts">Live alerts</span>}>
-      <div className="space-y-3 p-3" data-testid="alert-prefs">
+      <fieldset disabled={!loaded} className="space-y-3 p-3 disabled:opacity-60" data-testid="alert-prefs">
         <p className="text-[11px] text-zinc-400">One alert per live stream, updated in place as its incidents grow. Kept with your account, on every browser.</p>
         <div className="flex flex-wrap gap-x-5 gap-y-2">
           <Toggle label="Alerts off" checked={a.off} onChange={(v) => save.mutate({ alerts: { off: v } })} />
@@ -48,7 +49,7 @@ export function AlertSettingsPanel() {
           </div>
         </fieldset>
         {save.isError && <ErrorNote prefix="Not saved:" error={save.error} />}
-      </div>
+      </fieldset>
     </Panel>
   );
 }
@@ -82,14 +83,14 @@ export function WellnessPanel() {
   const own = q.data?.own.wellness ?? {};
   return (
     <Panel title={<span id="wellness">Wellness</span>}>
-      <div className="space-y-3 p-3" data-testid="wellness-prefs">
+      <fieldset disabled={!q.data} className="space-y-3 p-3 disabled:opacity-60" data-testid="wellness-prefs">
         <p className="text-[11px] text-zinc-400">
           Hover, focus or press blurred media to reveal it; on the Review page <kbd>v</kbd> reveals the current incident. Today: <span data-testid="account-exposure">{q.data?.exposure.count ?? 0}</span> REJECT items viewed.
         </p>
         <WellnessFields value={w} onChange={(patch) => save.mutate({ wellness: patch })} idPrefix="me" />
         {user?.role === "reviewer" && Object.keys(own).length === 0 && <p className="text-[11px] text-zinc-500">Following your team&apos;s default.</p>}
         {save.isError && <ErrorNote prefix="Not saved:" error={save.error} />}
-      </div>
+      </fieldset>
     </Panel>
   );
 }
@@ -104,7 +105,7 @@ export function TeamWellnessPanel() {
   const team = { ...builtInWellness("reviewer"), ...stored };
   return (
     <Panel title="Team wellness default (reviewers)">
-      <div className="space-y-3 p-3" data-testid="team-wellness">
+      <fieldset disabled={!q.data} className="space-y-3 p-3 disabled:opacity-60" data-testid="team-wellness">
         <p className="text-[11px] text-zinc-400">What reviewers get until they choose otherwise on their Account page.</p>
         <WellnessFields value={team} onChange={(patch) => {
             const next = { ...stored, ...patch };
@@ -113,7 +114,7 @@ export function TeamWellnessPanel() {
           }} idPrefix="team" />
         {save.isSuccess && <p className="text-[11px] text-risk-pass">Saved.</p>}
         {save.isError && <ErrorNote prefix="Not saved:" error={save.error} />}
-      </div>
+      </fieldset>
     </Panel>
   );
 }

@@ -25,24 +25,26 @@ export function useMySettings(): UserSettings {
   return q.data?.settings ?? effectiveSettings(user?.role ?? "reviewer", null, null);
 }
 
-/** PUT /api/me/settings with the change shown at once (rolled back if the server refuses it). */
+/**
+ * PUT /api/me/settings with the change shown at once (set before the request leaves, so a checkbox follows the click)
+ * and rolled back if the server refuses it.
+ */
 export function useSaveMySettings() {
   const client = useQueryClient();
   const user = useUser();
-  return useMutation({
+  const m = useMutation({
     mutationFn: (patch: UserSettingsPatch) => apiJson<MySettingsAnswer>("/api/me/settings", { method: "PUT", body: patch }),
-    onMutate: async (patch) => {
-      await client.cancelQueries({ queryKey: MY_SETTINGS_KEY });
-      const before = client.getQueryData<MySettingsAnswer>(MY_SETTINGS_KEY);
-      if (before && user) {
-        const own: UserSettingsPatch = { alerts: { ...before.own.alerts, ...patch.alerts }, wellness: { ...before.own.wellness, ...patch.wellness } };
-        client.setQueryData<MySettingsAnswer>(MY_SETTINGS_KEY, { ...before, own, settings: effectiveSettings(user.role, before.team, own) });
-      }
-      return { before };
-    },
-    onError: (_e, _p, ctx) => ctx?.before && client.setQueryData(MY_SETTINGS_KEY, ctx.before),
     onSuccess: (data) => client.setQueryData(MY_SETTINGS_KEY, data),
   });
+  const mutate = (patch: UserSettingsPatch) => {
+    const before = client.getQueryData<MySettingsAnswer>(MY_SETTINGS_KEY);
+    if (before && user) {
+      const own: UserSettingsPatch = { alerts: { ...before.own.alerts, ...patch.alerts }, wellness: { ...before.own.wellness, ...patch.wellness } };
+      client.setQueryData<MySettingsAnswer>(MY_SETTINGS_KEY, { ...before, own, settings: effectiveSettings(user.role, before.team, own) });
+    }
+    m.mutate(patch, { onError: () => before && client.setQueryData(MY_SETTINGS_KEY, before) });
+  };
+  return { mutate, isError: m.isError, error: m.error, isPending: m.isPending };
 }
 
 /** PUT /api/settings/team (supervisors). */

@@ -163,7 +163,7 @@ test("a looping stream gives one alert entry that updates in place; the bell lis
 });
 
 test("a reviewer sees frames blurred and greyscale until hover or v reveals them; each REJECT item revealed counts; the break reminder comes", async ({ page: supPage }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   expect((await rev.api.put("/api/me/settings", { headers: { "x-csrf-token": rev.csrf }, data: { wellness: { breakAfter: 1 } } })).status()).toBe(200);
   const page = await reviewer.newPage();
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -224,7 +224,9 @@ test("a reviewer sees frames blurred and greyscale until hover or v reveals them
   await expect.poll(() => filterOf(page.getByTestId("incident-peak-image"))).toBe("none");
   // the reviewer's own choice wins over the team's
   await page.goto("/account");
+  const saved = page.waitForResponse((r) => r.url().endsWith("/api/me/settings") && r.request().method() === "PUT" && r.ok());
   await page.getByTestId("wellness-prefs").getByLabel("Blur and greyscale frames, thumbnails, previews and clips until revealed").check();
+  await saved;
   await page.goto(`/review?status=open&requestId=${requestId}`);
   await expect(page.getByTestId("incident-peak-image")).toBeVisible({ timeout: 30_000 });
   await page.mouse.move(5, 5);
