@@ -67,7 +67,7 @@ function WellnessFields({ value, onChange, idPrefix }: { value: Wellness; onChan
       <Toggle label="Start incident audio muted" checked={value.muteAudio} onChange={(v) => onChange({ muteAudio: v })} />
       <label htmlFor={`${idPrefix}-break`} className="flex items-center gap-2 text-xs text-zinc-300">
         Break reminder after
-        <input id={`${idPrefix}-break`} type="number" min={0} max={10000} className={`${inputCls} w-20`} value={breakText ?? String(value.breakAfter)} onChange={(e) => setBreakText(e.target.value)} onBlur={commit} onKeyDown={(e) => e.key === "Enter" && commit()} />
+        <input id={`${idPrefix}-break`} type="number" min={0} max={10000} className={`${inputCls.replace("w-full", "")} w-20`} value={breakText ?? String(value.breakAfter)} onChange={(e) => setBreakText(e.target.value)} onBlur={commit} onKeyDown={(e) => e.key === "Enter" && commit()} />
         REJECT items a day (0: never)
       </label>
     </div>

@@ -224,6 +224,9 @@ test("a reviewer sees frames blurred and greyscale until hover or v reveals them
   await expect.poll(() => filterOf(page.getByTestId("incident-peak-image"))).toBe("none");
   // the reviewer's own choice wins over the team's
   await page.goto("/account");
+  // the toggles are enabled once the server's settings are in (before that they show the role's defaults)
+  await expect(page.getByTestId("wellness-prefs")).toBeEnabled();
+  await expect(page.getByTestId("wellness-prefs").getByLabel("Blur and greyscale frames, thumbnails, previews and clips until revealed")).not.toBeChecked();
   const saved = page.waitForResponse((r) => r.url().endsWith("/api/me/settings") && r.request().method() === "PUT" && r.ok());
   await page.getByTestId("wellness-prefs").getByLabel("Blur and greyscale frames, thumbnails, previews and clips until revealed").check();
   await saved;
