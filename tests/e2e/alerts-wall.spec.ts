@@ -41,7 +41,9 @@ async function closeStream(s: Api, requestId: string) {
 }
 
 async function streamStatus(s: Api, requestId: string): Promise<string> {
-  return ((await (await s.api.get(`/api/streams/${requestId}`)).json()) as { stream: { status: string } }).stream.status;
+  // a kept-alive connection the server closed at that instant resets once: ask again on a fresh one
+  const get = () => s.api.get(`/api/streams/${requestId}`);
+  return ((await (await get().catch(get)).json()) as { stream: { status: string } }).stream.status;
 }
 
 /** Every new toast's first appearance (ms), every desktop notification and every oscillator, recorded in the page. */
