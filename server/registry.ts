@@ -10,6 +10,7 @@ import type { Status } from "./dashboard/status";
 import type { Incidents } from "./incidents";
 import type { ReviewMetricsApi } from "./metrics/review";
 import type { Queues } from "./queues";
+import type { SettingsApi } from "./settings/api";
 
 export interface Registry {
   engine: Engine | null; // null when the dashboard drives a remote service
@@ -27,6 +28,8 @@ export interface Registry {
   queues: Queues;
   /** Team review metrics (GET /api/metrics/review) */
   reviewMetrics: ReviewMetricsApi;
+  /** Per-user alert and wellness settings, the team default, the exposure count */
+  settings: SettingsApi;
 }
 
 const KEY = Symbol.for("moderation-platform.registry");

@@ -9,7 +9,9 @@ import { useStreamsLive } from "@/components/hooks/useStreamsLive";
 import { useDecide } from "@/components/review/useIncidents";
 import ErrorNote from "@/components/ui/ErrorNote";
 import RiskBadge from "@/components/ui/RiskBadge";
-import { alertSummary, timelineHref, type LiveAlert } from "@/lib/alerts";
+import { alertSummary, timelineHref } from "@/lib/alerts";
+import type { StreamAlert } from "@/lib/alert-fold";
+import SafeMedia from "@/components/wellness/SafeMedia";
 import { DECISION_NAMES, incidentTime, type Incident } from "@/lib/incidents";
 import { dismissAlert } from "./store";
 
@@ -62,9 +64,12 @@ function DecisionActions({ incident }: { incident: Incident }) {
   );
 }
 
-/** One alert: the peak frame, what matched, and the one-click actions the user's role allows. */
-export default function AlertToast({ alert }: { alert: LiveAlert }) {
-  const i = alert.incident;
+/**
+ * One stream's alert, updated in place: the latest incident's peak frame and evidence, how many of the stream's
+ * incidents are open, their hits, the worst level; the one-click actions the user's role allows act on the latest.
+ */
+export default function AlertToast({ alert }: { alert: StreamAlert }) {
+  const i = alert.latest;
   const canDecide = useCan("review:record");
   const canClose = useCan("stream:close");
   const open = i.status === "open";
@@ -72,34 +77,43 @@ export default function AlertToast({ alert }: { alert: LiveAlert }) {
   return (
     <article
       role="alert"
+      aria-label={`${alert.worst} alert on ${name}`}
       data-testid="alert-toast"
       data-incident-id={i.id}
-      data-request-id={i.source.requestId}
-      data-hits={i.hits}
+      data-request-id={alert.key}
+      data-hits={alert.hits}
+      data-incidents={alert.openCount}
+      data-total-incidents={Object.keys(alert.incidents).length}
+      data-worst={alert.worst}
       data-updates={alert.updates}
+      data-raises={alert.raises}
       data-status={i.status}
-      className="pointer-events-auto w-[23rem] max-w-[calc(100vw-2rem)] overflow-hidden rounded-md border border-l-4 border-risk-reject bg-surface-raised text-zinc-200 shadow-xl shadow-black/50"
+      className={`pointer-events-auto w-full overflow-hidden rounded-md border border-l-4 bg-surface-raised text-zinc-200 shadow-lg shadow-black/40 ${alert.worst === "REJECT" ? "border-risk-reject" : "border-risk-review"}`}
     >
       <header className="flex items-center gap-2 border-b border-surface-line px-2.5 py-1.5">
-        <RiskBadge level={i.riskLevel} size="sm" />
-        <span className="min-w-0 flex-1 truncate text-xs font-semibold text-zinc-100">{i.labelName}</span>
-        <span data-testid="alert-hits" className="shrink-0 text-[11px] tabular-nums text-zinc-400" title="frames or segments in this incident so far">
-          {i.hits} {i.hits === 1 ? "hit" : "hits"}
+        <RiskBadge level={alert.worst} size="sm" />
+        <span className="min-w-0 flex-1 truncate text-xs font-semibold text-zinc-100" title={i.source.url ?? undefined}>{name}</span>
+        <span data-testid="alert-counts" className="shrink-0 text-[11px] tabular-nums text-zinc-400" title="open incidents of this stream and their frames or segments so far">
+          {alert.openCount} open · {alert.hits} {alert.hits === 1 ? "hit" : "hits"}
         </span>
-        <button type="button" data-testid="alert-dismiss" aria-label="Dismiss this alert" onClick={() => dismissAlert(i.id)} className="shrink-0 rounded px-1 text-zinc-500 hover:text-zinc-200">
+        <button type="button" data-testid="alert-dismiss" aria-label={`Dismiss the alert on ${name}`} onClick={() => dismissAlert(alert.key)} className="shrink-0 rounded px-1 text-zinc-500 hover:text-zinc-200">
           ×
         </button>
       </header>
       <div className="flex gap-2.5 p-2.5">
         {i.peak.mediaUrl ? (
           <a href={i.peak.mediaUrl} target="_blank" rel="noreferrer" className="shrink-0" aria-label="Open the peak frame's image">
-            <img data-testid="alert-peak" src={i.peak.mediaUrl} alt={`peak frame of ${name}`} className="h-[72px] w-32 rounded bg-black object-contain" />
+            <SafeMedia focusable={false} className="block h-[72px] w-32 rounded" label="peak frame">
+              <img data-testid="alert-peak" src={i.peak.mediaUrl} alt={`peak frame of ${name}`} className="h-[72px] w-32 rounded bg-black object-contain" />
+            </SafeMedia>
           </a>
         ) : (
           <span className="flex h-[72px] w-32 shrink-0 items-center justify-center rounded bg-black text-[10px] text-zinc-600">no image</span>
         )}
         <div className="min-w-0 flex-1 space-y-0.5 text-[11px]">
-          <div className="truncate text-xs font-medium text-zinc-100" title={i.source.url ?? undefined}>{name}</div>
+          <div className="truncate text-xs font-medium text-zinc-100">
+            <span data-testid="alert-label">{i.labelName}</span> <span className="text-zinc-500">· {i.riskLevel}</span>
+          </div>
           <div className="tabular-nums text-zinc-400">
             peak at {incidentTime(i, i.peak.t)} · since {incidentTime(i, i.start)}
           </div>
@@ -112,7 +126,7 @@ export default function AlertToast({ alert }: { alert: LiveAlert }) {
         </p>
       )}
       <footer className="flex flex-wrap items-center gap-1.5 border-t border-surface-line px-2.5 py-1.5">
-        <Link href={timelineHref(i)} data-testid="alert-open" onClick={() => dismissAlert(i.id)} className={`${btn} border-sky-500/60 text-sky-200 hover:bg-sky-500/10`}>
+        <Link href={timelineHref(i)} data-testid="alert-open" onClick={() => dismissAlert(alert.key)} className={`${btn} border-sky-500/60 text-sky-200 hover:bg-sky-500/10`}>
           Open
         </Link>
         {open && canDecide && <DecisionActions incident={i} />}

@@ -1,7 +1,7 @@
 "use client";
 
 import { alertSummary, alertTitle, timelineHref } from "@/lib/alerts";
-import type { Incident } from "@/lib/incidents";
+import type { StreamAlert } from "@/lib/alert-fold";
 
 let audio: AudioContext | null = null;
 
@@ -49,11 +49,14 @@ export async function requestDesktopPermission(): Promise<DesktopPermission> {
   return Notification.requestPermission();
 }
 
-/** A desktop notification per incident (its id as tag: the browser replaces rather than stacks); a click opens the timeline. */
-export function notifyDesktop(i: Incident, open: (href: string) => void): void {
+/** A desktop notification per stream alert (the stream as tag: the browser replaces rather than stacks); a click opens the timeline. */
+export function notifyDesktop(entry: StreamAlert, open: (href: string) => void, showImage: boolean): void {
   if (desktopPermission() !== "granted") return;
+  const i = entry.latest;
+  const body = `${alertSummary(i)}${entry.openCount > 1 ? ` · ${entry.openCount} open incidents` : ""}`;
   try {
-    const n = new Notification(alertTitle(i), { body: alertSummary(i), tag: i.id, icon: i.peak.mediaUrl ?? undefined });
+    // with wellness blur on, the frame stays out of the notification (the OS cannot blur it)
+    const n = new Notification(alertTitle(i), { body, tag: entry.key, icon: showImage ? (i.peak.mediaUrl ?? undefined) : undefined });
     n.onclick = () => {
       window.focus();
       open(timelineHref(i));

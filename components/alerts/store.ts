@@ -1,80 +1,64 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import {
-  ALERT_SETTINGS_KEY, ALERTED_IDS_KEY, DEFAULT_ALERT_SETTINGS, EMPTY_BOOK, dismiss, onIncident, parseAlertSettings, parseRaised, withBaseline,
-  type AlertBook, type AlertEffect, type AlertSettings,
-} from "@/lib/alerts";
+import { EMPTY_FOLD, dismissStream, foldIncident, forgetStream, parseDismissed, parseRemembered, withBaseline, type FoldBook, type FoldEffect, type StreamAlert } from "@/lib/alert-fold";
 import type { Incident } from "@/lib/incidents";
+import { DEFAULT_ALERTS, type AlertPrefs } from "@/lib/user-settings";
 
-// One store per tab, shared by the toast stack (app layout) and the bell in the top bar.
-let settings: AlertSettings | null = null;
-let book: AlertBook | null = null;
+/** Stream keys alerted in this tab (sessionStorage): a reload lists them again without a second sound. */
+const REMEMBERED_KEY = "mp.alerts.streams.v1";
+/** Stream keys dismissed in this tab: a reload keeps them off the dock. */
+const DISMISSED_KEY = "mp.alerts.dismissed.v1";
+
+// One store per tab, shared by the dock (app layout) and the bell in the top bar. The user's alert preferences come
+// from the server (components/settings/useMySettings.ts) and are copied here so the socket handler reads them at once.
+let prefs: AlertPrefs = DEFAULT_ALERTS;
+let book: FoldBook | null = null;
 const listeners = new Set<() => void>();
 
 const emit = () => {
   for (const l of listeners) l();
 };
 
-function storage(kind: "local" | "session"): Storage | null {
+function session(): Storage | null {
   try {
-    return kind === "local" ? window.localStorage : window.sessionStorage;
+    return window.sessionStorage;
   } catch {
-    return null; // storage disabled: settings and memory last for this page only
+    return null; // storage disabled: memory lasts for this page only
   }
 }
 
-function currentSettings(): AlertSettings {
-  settings ??= parseAlertSettings(storage("local")?.getItem(ALERT_SETTINGS_KEY) ?? null);
-  return settings;
-}
-
-function currentBook(): AlertBook {
-  book ??= { ...EMPTY_BOOK, raised: parseRaised(storage("session")?.getItem(ALERTED_IDS_KEY) ?? null) };
+function currentBook(): FoldBook {
+  book ??= { ...EMPTY_FOLD, remembered: parseRemembered(session()?.getItem(REMEMBERED_KEY) ?? null), dismissedAt: parseDismissed(session()?.getItem(DISMISSED_KEY) ?? null) };
   return book;
 }
 
 function subscribe(listener: () => void) {
   listeners.add(listener);
-  // another tab changed the settings
-  const onStorage = (e: StorageEvent) => {
-    if (e.key !== ALERT_SETTINGS_KEY) return;
-    settings = parseAlertSettings(e.newValue);
-    listener();
-  };
-  window.addEventListener("storage", onStorage);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener("storage", onStorage);
-  };
+  return () => void listeners.delete(listener);
 }
 
-export function useAlertSettings(): AlertSettings {
-  return useSyncExternalStore(subscribe, currentSettings, () => DEFAULT_ALERT_SETTINGS);
+export function setAlertPrefs(p: AlertPrefs): void {
+  prefs = p;
 }
 
-export function setAlertSettings(patch: Partial<AlertSettings>): void {
-  settings = { ...currentSettings(), ...patch };
-  storage("local")?.setItem(ALERT_SETTINGS_KEY, JSON.stringify(settings));
-  emit();
+export function getAlertPrefs(): AlertPrefs {
+  return prefs;
 }
 
-export function useAlertBook(): AlertBook {
-  return useSyncExternalStore(subscribe, currentBook, () => EMPTY_BOOK);
+export function useAlertBook(): FoldBook {
+  return useSyncExternalStore(subscribe, currentBook, () => EMPTY_FOLD);
 }
 
-export function getAlertSettings(): AlertSettings {
-  return currentSettings();
-}
-
-export function applyIncident(i: Incident): AlertEffect {
+/** Folds one incident event into its stream's entry; "raised" means sound and a desktop notification are due. */
+export function applyIncident(i: Incident): { effect: FoldEffect; entry: StreamAlert | undefined } {
   const before = currentBook();
-  const step = onIncident(before, i, Date.now());
+  const step = foldIncident(before, i, Date.now(), prefs);
   book = step.book;
-  if (book.raised !== before.raised) storage("session")?.setItem(ALERTED_IDS_KEY, JSON.stringify(book.raised));
-  // what the tab knows changes with every event; only alerts are drawn
+  if (book.remembered !== before.remembered) session()?.setItem(REMEMBERED_KEY, JSON.stringify(book.remembered));
+  if (book.dismissedAt !== before.dismissedAt) session()?.setItem(DISMISSED_KEY, JSON.stringify(book.dismissedAt));
   if (step.effect !== "none") emit();
-  return step.effect;
+  return { effect: step.effect, entry: book.entries.find((e) => e.key === i.source.requestId) };
 }
 
 export function applyBaseline(incidents: readonly Incident[]): void {
@@ -82,7 +66,22 @@ export function applyBaseline(incidents: readonly Incident[]): void {
   emit();
 }
 
-export function dismissAlert(id: string): void {
-  book = dismiss(currentBook(), id);
+/** Off the dock; the bell keeps it. */
+export function dismissAlert(key: string): void {
+  book = dismissStream(currentBook(), key, Date.now());
+  session()?.setItem(DISMISSED_KEY, JSON.stringify(book.dismissedAt));
+  emit();
+}
+
+export function dismissAll(): void {
+  const now = Date.now();
+  book = currentBook().entries.reduce((b, e) => (e.dismissed ? b : dismissStream(b, e.key, now)), currentBook());
+  session()?.setItem(DISMISSED_KEY, JSON.stringify(book.dismissedAt));
+  emit();
+}
+
+/** Out of the bell's list too. */
+export function forgetAlert(key: string): void {
+  book = forgetStream(currentBook(), key);
   emit();
 }

@@ -4,23 +4,25 @@ import { useRef } from "react";
 import { apiJson } from "@/components/api/http";
 import { useSocketRoom } from "@/components/hooks/useSocket";
 import { INCIDENTS_ROOM } from "@/lib/events";
+import type { StreamAlert } from "@/lib/alert-fold";
 import { incidentQueryString, type Incident } from "@/lib/incidents";
 import { applyBaseline, applyIncident } from "./store";
 
 /** What is already open when the room is (re)joined: known, so it alerts only if it grows. */
-const BASELINE = `/api/incidents${incidentQueryString({ status: "open", riskLevel: "REJECT", kind: "stream", limit: 1000 })}`;
+const BASELINE = `/api/incidents${incidentQueryString({ status: "open", kind: "stream", limit: 1000 })}`;
 
 /**
- * The incidents room feeding the alert store. Each (re)join fetches the open REJECT stream incidents as a
- * baseline; events that arrive meanwhile wait for it, so a known incident that only gets assigned raises nothing.
- * `onRaised` runs once per new alert (sound, desktop notification).
+ * The incidents room feeding the alert store. Each (re)join fetches the open stream incidents as a baseline;
+ * events that arrive meanwhile wait for it, so a known incident that only gets assigned raises nothing.
+ * `onRaised` runs once per raise of a stream's entry (sound, desktop notification).
  */
-export function useAlertFeed(onRaised: (i: Incident) => void): void {
+export function useAlertFeed(onRaised: (entry: StreamAlert) => void): void {
   const pending = useRef<Incident[] | null>(null);
   const generation = useRef(0);
 
   const take = (i: Incident) => {
-    if (applyIncident(i) === "raised") onRaised(i);
+    const step = applyIncident(i);
+    if (step.effect === "raised" && step.entry) onRaised(step.entry);
   };
 
   useSocketRoom(

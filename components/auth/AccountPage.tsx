@@ -6,6 +6,7 @@ import ErrorNote from "@/components/ui/ErrorNote";
 import Panel from "@/components/ui/Panel";
 import { Field, inputCls } from "@/components/ui/form";
 import { ROLE_DESCRIPTIONS, type SessionUser } from "@/lib/roles";
+import { AlertSettingsPanel, WellnessPanel } from "@/components/settings/SettingsPanels";
 
 /** The signed-in user's account: role, password change (required after a one-time password). */
 export default function AccountPage({ user, mustChange }: { user: SessionUser | null; mustChange: boolean }) {
@@ -29,7 +30,7 @@ export default function AccountPage({ user, mustChange }: { user: SessionUser | 
   }
 
   return (
-    <div className="mx-auto max-w-md space-y-4">
+    <div className="mx-auto max-w-xl space-y-4">
       {user && (
         <p className="text-zinc-300" data-testid="account-user">
           Signed in as <span className="font-semibold text-zinc-100">{user.username}</span> — {user.role}: {ROLE_DESCRIPTIONS[user.role]}
@@ -53,6 +54,12 @@ export default function AccountPage({ user, mustChange }: { user: SessionUser | 
           </button>
         </form>
       </Panel>
+      {user && !mustChange && (
+        <>
+          <AlertSettingsPanel />
+          <WellnessPanel />
+        </>
+      )}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { dateOf, datedSpan, frameMarks, isHit, mediaTimeOf } from "./marks";
 import SeekBar from "./SeekBar";
 import { useHls } from "./useHls";
 import { usePreviewQuery } from "./usePreviewQuery";
+import SafeMedia from "@/components/wellness/SafeMedia";
 
 const PENDING_SEEK_MS = 20_000;
 
@@ -128,7 +129,9 @@ export default function PreviewPlayer({ requestId, running, events, handle }: { 
         {info.isError && <p className="text-xs text-red-300">Preview unavailable: {(info.error as Error).message}</p>}
         {data && !data.available && <p className="text-xs text-zinc-500">No preview yet: {data.reason}</p>}
         {playlistUrl && (
-          <video ref={video} data-testid="preview-video" muted autoPlay playsInline controls className="aspect-video w-full max-w-3xl rounded bg-black" />
+          <SafeMedia className="block w-full max-w-3xl rounded" label="live preview">
+            <video ref={video} data-testid="preview-video" muted autoPlay playsInline controls className="aspect-video w-full rounded bg-black" />
+          </SafeMedia>
         )}
         {error && <p className="text-xs text-red-300">Player: {error}</p>}
         {span && <SeekBar span={span} marks={hits} playingAt={playingAt} onSeek={seekTo} />}

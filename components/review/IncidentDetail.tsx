@@ -11,6 +11,7 @@ import DecisionNote from "./DecisionNote";
 import Evidence from "./Evidence";
 import IncidentContext from "./IncidentContext";
 import type { IncidentContext as Context } from "@/lib/incident-context";
+import SafeMedia, { SafeAudio } from "@/components/wellness/SafeMedia";
 
 const KEYS: Record<IncidentDecision, string> = { confirmed: "c", cleared: "x", escalated: "e" };
 
@@ -27,6 +28,10 @@ export default function IncidentDetail(p: {
   onAssignMe: () => void;
   busy: boolean;
   error: unknown;
+  /** the `v` key revealed this incident's media (wellness blur) */
+  revealed?: boolean;
+  /** its media was shown plainly (counts towards today's exposure) */
+  onReveal?: () => void;
 }) {
   const i = p.incident;
   const peak = i.peak;
@@ -36,9 +41,11 @@ export default function IncidentDetail(p: {
         <div className="grid grid-cols-1 gap-3 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
           <div className="space-y-1">
             {i.media === "frame" && peak.mediaUrl ? (
-              <img data-testid="incident-peak-image" src={peak.mediaUrl} alt={`peak frame of incident ${i.id}`} className="w-full rounded border border-surface-line bg-black object-contain" />
+              <SafeMedia revealed={p.revealed} onReveal={p.onReveal} className="block rounded" label="peak frame">
+                <img data-testid="incident-peak-image" src={peak.mediaUrl} alt={`peak frame of incident ${i.id}`} className="w-full rounded border border-surface-line bg-black object-contain" />
+              </SafeMedia>
             ) : peak.mediaUrl ? (
-              <audio data-testid="incident-peak-audio" controls src={peak.mediaUrl} className="w-full" />
+              <SafeAudio testId="incident-peak-audio" src={peak.mediaUrl} className="w-full" />
             ) : (
               <p className="text-xs text-zinc-500">No media for this hit.</p>
             )}
@@ -107,7 +114,9 @@ export default function IncidentDetail(p: {
               {p.detail.hitList.map((h) => (
                 <figure key={h.itemId} className="w-28 shrink-0 text-[10px] text-zinc-500" title={h.labels.join(", ")}>
                   {i.media === "frame" && h.mediaUrl ? (
-                    <img src={h.mediaUrl} alt={h.itemId} loading="lazy" className={`w-full rounded border ${h.itemId === peak.itemId ? "border-sky-400" : "border-surface-line"}`} />
+                    <SafeMedia hint={false} focusable={false} revealed={p.revealed} onReveal={p.onReveal} className="block rounded" label="hit frame">
+                      <img src={h.mediaUrl} alt={h.itemId} loading="lazy" className={`w-full rounded border ${h.itemId === peak.itemId ? "border-sky-400" : "border-surface-line"}`} />
+                    </SafeMedia>
                   ) : null}
                   <figcaption>
                     {incidentTime(i, h.t)} · {formatPercent(h.score)}

@@ -7,6 +7,7 @@ import Panel from "@/components/ui/Panel";
 import type { IncidentDecision } from "@/lib/incidents";
 import type { Queue } from "@/lib/queues";
 import IncidentDetail from "./IncidentDetail";
+import { useExposure } from "@/components/wellness/WellnessBar";
 import { nextInQueue, releaseClaim, renewClaim, useQueuesQuery, type ClaimedIncident } from "./useQueues";
 import { useAssign, useDecide } from "./useIncidents";
 import { useTriageKeys } from "./useTriageKeys";
@@ -119,7 +120,15 @@ export default function QueueWork({ queue, onStop }: { queue: Pick<Queue, "id" |
     onStop();
   };
 
-  useTriageKeys({ c: () => decideCurrent("confirmed"), x: () => decideCurrent("cleared"), e: () => decideCurrent("escalated"), s: () => void skip(), Escape: () => void stop() });
+  // wellness: `v` reveals the claimed incident's blurred media; a REJECT one shown plainly counts as viewed
+  const [revealedId, setRevealedId] = useState<string | null>(null);
+  const expose = useExposure();
+  const reveal = () => {
+    if (!incident) return;
+    setRevealedId((r) => (r === incident.id ? null : incident.id));
+    expose(incident);
+  };
+  useTriageKeys({ v: reveal, c: () => decideCurrent("confirmed"), x: () => decideCurrent("cleared"), e: () => decideCurrent("escalated"), s: () => void skip(), Escape: () => void stop() });
 
   return (
     <div className="space-y-2" data-testid="queue-work" data-queue={queue.id}>
@@ -134,7 +143,7 @@ export default function QueueWork({ queue, onStop }: { queue: Pick<Queue, "id" |
           ) : null}
         </span>
         <span className="text-zinc-500">
-          <kbd>c</kbd>/<kbd>x</kbd>/<kbd>e</kbd> decide and load the next · <kbd>s</kbd> skip · <kbd>Esc</kbd> stop
+          <kbd>c</kbd>/<kbd>x</kbd>/<kbd>e</kbd> decide and load the next · <kbd>v</kbd> reveal media · <kbd>s</kbd> skip · <kbd>Esc</kbd> stop
         </span>
         <span className="ml-auto flex gap-2">
           <button onClick={() => void skip()} disabled={!incident} className="rounded border border-surface-line px-2.5 py-1 text-zinc-100 hover:bg-white/5 disabled:opacity-40">
@@ -164,7 +173,7 @@ export default function QueueWork({ queue, onStop }: { queue: Pick<Queue, "id" |
         </Panel>
       ) : (
         <div data-testid="claimed-incident" data-id={incident.id}>
-          <IncidentDetail incident={incident} detail={incident} canDecide note={note} setNote={setNote} onDecide={decideCurrent} onAssignMe={() => assign.mutate({ id: incident.id })} busy={decide.isPending || assign.isPending} error={decide.error ?? assign.error} />
+          <IncidentDetail incident={incident} detail={incident} canDecide note={note} setNote={setNote} onDecide={decideCurrent} onAssignMe={() => assign.mutate({ id: incident.id })} revealed={revealedId === incident.id} onReveal={() => expose(incident)} busy={decide.isPending || assign.isPending} error={decide.error ?? assign.error} />
         </div>
       )}
     </div>

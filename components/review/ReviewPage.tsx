@@ -14,6 +14,8 @@ import QueueWork from "./QueueWork";
 import { reviewStateFromParams, reviewStateToSearch, sourceLink, type Filters } from "./review-url";
 import { useAssign, useDecide, useIncidentQuery, useIncidentsLive, useIncidentsQuery } from "./useIncidents";
 import { useTriageKeys } from "./useTriageKeys";
+import WellnessBar, { useExposure } from "@/components/wellness/WellnessBar";
+import DockSlot from "@/components/alerts/DockSlot";
 
 const sinceIso = (sec: number) => (sec > 0 ? new Date(Math.floor((Date.now() - sec * 1000) / 60_000) * 60_000).toISOString() : undefined);
 
@@ -41,6 +43,9 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
   // claimed work on one review queue (QueueWork, with its own keys) replaces the list while it runs
   const [working, setWorking] = useState<{ id: string; name: string } | null>(null);
   const queuePanel = <QueuePanel working={working?.id ?? null} onStart={(q) => setWorking({ id: q.id, name: q.name })} />;
+  // wellness: `v` reveals the current incident's blurred media; a REJECT one shown plainly counts as viewed
+  const [revealedId, setRevealedId] = useState<string | null>(null);
+  const expose = useExposure();
 
   // the current incident stays current while it is listed; when it leaves (decided away), its place is taken by the next
   const index = incidents.findIndex((i) => i.id === currentId);
@@ -80,6 +85,7 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
     x: () => decideCurrent("cleared"),
     e: () => decideCurrent("escalated"),
     a: () => assignMe(),
+    v: () => current && setRevealedId((id) => (id === current.id ? null : current.id)),
     Enter: () => current && router.push(sourceLink(current)),
   });
 
@@ -92,18 +98,23 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
       <div className="space-y-3">
         <h1 className="text-lg font-semibold text-zinc-100">Review queue</h1>
         {queuePanel}
+        <WellnessBar />
+        <DockSlot />
         <QueueWork key={working.id} queue={working} onStop={() => setWorking(null)} />
       </div>
     );
   return (
     <div className="space-y-3">
-      <div className="flex items-baseline gap-3">
-        <h1 className="text-lg font-semibold text-zinc-100">Review queue</h1>
+      <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+        <h1 className="shrink-0 text-lg font-semibold text-zinc-100">Review queue</h1>
         <p className="text-xs text-zinc-500">
-          <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>c</kbd> confirm · <kbd>x</kbd> clear · <kbd>e</kbd> escalate · <kbd>a</kbd> assign to me · <kbd>Enter</kbd> open the source
+          <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>c</kbd> confirm · <kbd>x</kbd> clear · <kbd>e</kbd> escalate · <kbd>a</kbd> assign to me · <kbd>v</kbd> reveal media · <kbd>Enter</kbd> open the source
         </p>
       </div>
       {queuePanel}
+      <WellnessBar />
+      {/* live alerts dock here on this page, in the flow above the queue: never over the decision buttons */}
+      <DockSlot />
       <IncidentFilters filters={filters} setFilters={(f) => (setFilters(f), setChecked(new Set()))} csvQuery={query} />
       {list.error ? <ErrorNote error={list.error} /> : null}
       <div className="grid grid-cols-1 gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
@@ -132,7 +143,7 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
           <IncidentList incidents={incidents} currentId={current?.id ?? null} checked={checked} onSelect={select} onCheck={(id, on) => setChecked((s) => { const n = new Set(s); if (on) n.add(id); else n.delete(id); return n; })} />
         </Panel>
         {current ? (
-          <IncidentDetail incident={current} detail={detail.data?.incident.id === current.id ? detail.data.incident : undefined} context={detail.data?.incident.id === current.id ? detail.data.context : undefined} canDecide={canDecide} note={note} setNote={setNote} onDecide={decideCurrent} onAssignMe={assignMe} busy={decide.isPending || assign.isPending} error={decide.error ?? assign.error} />
+          <IncidentDetail incident={current} detail={detail.data?.incident.id === current.id ? detail.data.incident : undefined} context={detail.data?.incident.id === current.id ? detail.data.context : undefined} canDecide={canDecide} note={note} setNote={setNote} onDecide={decideCurrent} onAssignMe={assignMe} revealed={revealedId === current.id} onReveal={() => expose(current)} busy={decide.isPending || assign.isPending} error={decide.error ?? assign.error} />
         ) : (
           <Panel title="Incident">
             <p className="p-6 text-center text-sm text-zinc-500">Nothing to review here.</p>

@@ -14,6 +14,7 @@ import { useLiveHealth } from "@/components/health/useStreamHealth";
 import type { StreamHealthSnapshot } from "@/lib/stream-health";
 import { staleNowReason, StreamStatusPill } from "./StreamStatus";
 import CardPreview from "@/components/preview/CardPreview";
+import SafeMedia from "@/components/wellness/SafeMedia";
 
 export const streamHref = (requestId: string) => `/streams/${encodeURIComponent(requestId)}`;
 
@@ -68,7 +69,9 @@ export default function StreamCard({ stream, preview = true }: { stream: StreamS
     >
       <div className="relative h-24 shrink-0 bg-black">
         <Link href={streamHref(stream.requestId)} aria-label={`Timeline of ${name}`} className="block h-full">
-          {preview && running && stream.kind === "video" ? <CardPreview requestId={stream.requestId} label={name} fallback={<Thumbnail stream={stream} name={name} health={health} />} /> : <Thumbnail stream={stream} name={name} health={health} />}
+          <SafeMedia hint={false} className="block h-full w-full" label={`picture of ${name}`}>
+            {preview && running && stream.kind === "video" ? <CardPreview requestId={stream.requestId} label={name} fallback={<Thumbnail stream={stream} name={name} health={health} />} /> : <Thumbnail stream={stream} name={name} health={health} />}
+          </SafeMedia>
         </Link>
         <span className="absolute left-1 top-1 rounded bg-black/70 px-1 py-0.5">
           <RiskSlot testId="current-risk" label="now" level={stream.currentRisk} size="sm" stale={stale} />

@@ -76,6 +76,12 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   { methods: ["POST"], path: /^\/api\/incidents\/[^/]+\/claim$/, access: "review:record", audit: "incident.claim" },
   { methods: ["POST"], path: /^\/api\/incidents\/[^/]+\/release$/, access: "review:record", audit: "incident.release" },
   { methods: WRITE, path: /^\/api\/queues(\/|$)/, access: "users:manage", audit: "queue.change" },
+  // per-user alert and wellness settings (server/settings): anyone signed in reads and changes their own; the team default is supervisors'
+  { methods: ["GET", "HEAD"], path: /^\/api\/me\/settings$/, access: "signed-in" },
+  { methods: ["PUT"], path: /^\/api\/me\/settings$/, access: "signed-in", audit: "settings.user" },
+  { methods: ["POST"], path: /^\/api\/me\/exposure$/, access: "view" },
+  { methods: ["GET", "HEAD"], path: /^\/api\/settings\/team$/, access: "view" },
+  { methods: ["PUT"], path: /^\/api\/settings\/team$/, access: "users:manage", audit: "settings.team" },
   // everything else: reading needs a session with "view"; unknown writes are supervisors'
   { methods: ["GET", "HEAD"], path: /^\//, access: "view" },
   { methods: ANY, path: /^\//, access: "users:manage", audit: "other.change" },

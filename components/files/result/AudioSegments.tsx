@@ -5,6 +5,7 @@ import { extraDescription, labelName } from "./frame-info";
 import HighlightedText from "./HighlightedText";
 import type { AudioDetail } from "./types";
 import TrackMatch from "@/components/shared/TrackMatch";
+import { SafeAudio } from "@/components/wellness/SafeMedia";
 
 function segmentText(seg: AudioDetail): string {
   return seg.audioText || seg.riskDetail?.audioText || "";
@@ -37,7 +38,7 @@ export default function AudioSegments({ segments }: { segments: AudioDetail[] })
               )}
               <TrackMatch detail={seg.riskDetail} />
             </div>
-            {seg.audioUrl ? <audio controls preload="none" src={seg.audioUrl} className="h-8 w-full" /> : <span className="text-[11px] text-zinc-600">no audio clip</span>}
+            {seg.audioUrl ? <SafeAudio preload="none" src={seg.audioUrl} className="h-8 w-full" /> : <span className="text-[11px] text-zinc-600">no audio clip</span>}
           </li>
         );
       })}

@@ -3,6 +3,7 @@ import { asRiskLevel, riskStyles } from "@/components/ui/risk";
 import FrameEvidence from "@/components/shared/FrameEvidence";
 import { extraDescription, labelName, labelSlugs } from "./frame-info";
 import type { FrameDetail } from "./types";
+import SafeMedia from "@/components/wellness/SafeMedia";
 
 /** One captured frame: thumbnail with a risk-coloured frame, time, top label and the evidence in short. */
 export default function FrameCard({ frame, onOpen }: { frame: FrameDetail; onOpen: () => void }) {
@@ -17,7 +18,9 @@ export default function FrameCard({ frame, onOpen }: { frame: FrameDetail; onOpe
     >
       <button type="button" onClick={onOpen} className="block w-full text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400" aria-label={`Open frame at ${formatMediaTime(frame.time)}`}>
         <div className="relative aspect-video bg-black">
-          <img src={frame.imgUrl} alt={`frame at ${formatMediaTime(frame.time)}`} loading="lazy" className="h-full w-full object-contain" />
+          <SafeMedia hint={false} focusable={false} className="block h-full w-full" label="frame">
+            <img src={frame.imgUrl} alt={`frame at ${formatMediaTime(frame.time)}`} loading="lazy" className="h-full w-full object-contain" />
+          </SafeMedia>
           <span className={`absolute left-1 top-1 rounded px-1.5 py-0.5 text-[10px] font-bold tracking-wide text-black ${style.bar}`}>{level}</span>
           <span className="absolute bottom-1 right-1 rounded bg-black/70 px-1 font-mono text-[10px] tabular-nums text-zinc-100">{formatMediaTime(frame.time)}</span>
         </div>

@@ -10,6 +10,7 @@ import { asRiskLevel, riskStyles } from "@/components/ui/risk";
 import { extraDescription, frameOcr, frameQr, labelName, labelSlugs, sourceName } from "./frame-info";
 import HighlightedText, { MatchLegend } from "./HighlightedText";
 import type { AllLabel, FrameDetail, ImgRiskDetail } from "./types";
+import SafeMedia from "@/components/wellness/SafeMedia";
 
 interface Props {
   frames: FrameDetail[];
@@ -59,7 +60,9 @@ function FrameBody({ frame }: { frame: FrameDetail }) {
   const objects = (frame.riskDetail?.objects ?? []).filter((o) => o.name);
   return (
     <div className="grid gap-4 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-      <img src={frame.imgUrl} alt={`frame at ${formatMediaTime(frame.time)}`} className={`max-h-[70vh] w-full rounded border-2 bg-black object-contain ${riskStyles[asRiskLevel(frame.riskLevel)].border}`} />
+      <SafeMedia className="block rounded" label="frame">
+        <img src={frame.imgUrl} alt={`frame at ${formatMediaTime(frame.time)}`} className={`max-h-[70vh] w-full rounded border-2 bg-black object-contain ${riskStyles[asRiskLevel(frame.riskLevel)].border}`} />
+      </SafeMedia>
       <div className="space-y-4 overflow-y-auto md:max-h-[70vh]">
         <Section title="Labels"><LabelsTable frame={frame} /></Section>
         {qr.length > 0 && (

@@ -10,6 +10,7 @@ import type { AudioView, FailedView } from "./event-view";
 import TrackMatch from "@/components/shared/TrackMatch";
 import type { SeekRequest } from "./FrameLane";
 import { audioRows, formatOffset, nearestIndex, type AudioRow } from "./timeline-model";
+import { SafeAudio } from "@/components/wellness/SafeMedia";
 
 function AudioEventRow({ seg, focused }: { seg: AudioView; focused: boolean }) {
   // vadCode 0 says no voice activity was found (silence, a tone or music): not that the audio was silent
@@ -53,7 +54,7 @@ function AudioEventRow({ seg, focused }: { seg: AudioView; focused: boolean }) {
         <TrackMatch detail={seg.riskDetail} />
         {seg.context !== undefined && <p className="mt-0.5 text-[11px] text-zinc-500" title="previous + current segment">with context: {seg.context}</p>}
       </div>
-      {seg.audioUrl ? <audio controls preload="none" src={seg.audioUrl} className="h-8 w-full" /> : <span className="text-[11px] text-zinc-600">no audio clip</span>}
+      {seg.audioUrl ? <SafeAudio preload="none" src={seg.audioUrl} className="h-8 w-full" /> : <span className="text-[11px] text-zinc-600">no audio clip</span>}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { riskStyles } from "@/components/ui/risk";
 import type { RiskLevel } from "@/lib/dashboard-api";
 import type { FailedView, FrameView } from "./event-view";
 import { formatOffset } from "./timeline-model";
+import SafeMedia from "@/components/wellness/SafeMedia";
 
 const NOT_CHECKED_WHY = "The detectors did not look at this frame (auxInfo.detectType 2): skipped by detectStep, or detection fell behind the capture rate";
 
@@ -13,7 +14,9 @@ function NotCheckedFrameCard({ frame, focused }: { frame: FrameView; focused: bo
   const picture = (
     <div className="relative aspect-video bg-black">
       {d.imgUrl ? (
-        <img src={d.imgUrl} alt={`frame at ${frame.clock}, not checked`} loading="lazy" className="h-full w-full object-contain opacity-40" />
+        <SafeMedia hint={false} focusable={false} className="block h-full w-full" label="frame">
+          <img src={d.imgUrl} alt={`frame at ${frame.clock}, not checked`} loading="lazy" className="h-full w-full object-contain opacity-40" />
+        </SafeMedia>
       ) : (
         <span className="flex h-full items-center justify-center text-[10px] text-zinc-600">no image</span>
       )}
@@ -63,7 +66,9 @@ function CheckedFrameCard({ frame, level, onOpen, focused }: { frame: FrameView;
       <button type="button" onClick={onOpen} className="block w-full text-left focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400" aria-label={`Open frame captured at ${frame.clock}`}>
         <div className="relative aspect-video bg-black">
           {d.imgUrl ? (
-            <img src={d.imgUrl} alt={`frame at ${frame.clock}`} loading="lazy" className="h-full w-full object-contain" />
+            <SafeMedia hint={false} focusable={false} className="block h-full w-full" label="frame">
+              <img src={d.imgUrl} alt={`frame at ${frame.clock}`} loading="lazy" className="h-full w-full object-contain" />
+            </SafeMedia>
           ) : (
             <span className="flex h-full items-center justify-center text-[10px] text-zinc-600">no image</span>
           )}
