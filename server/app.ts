@@ -202,6 +202,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
       const a = await incidents.assign(id, { assignee }, by);
       return a.ok ? { ok: true } : { ok: false, error: a.error };
     },
+    route: (id, queue) => queues!.pin(id, queue),
     alert: (a) => void hub.io.to(INCIDENTS_ROOM).emit("rule:alert", { ...a, at: new Date().toISOString() }),
     allowPrivateNetworks: config.allowPrivateNetworks,
     allowNetworks: config.allowNetworks,

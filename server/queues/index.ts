@@ -4,7 +4,7 @@ import { DEFAULT_QUEUE_ID, type IncidentQueueInfo, type QueueCountsEvent, type Q
 import type { Db } from "../store/db";
 import { incidents } from "../store/schema";
 import { claimNext, claimOne, expireClaims, queueInfo, release, type ClaimAnswer, type ReleaseAnswer } from "./claims";
-import { rerouteOpen, routeIncidents } from "./routing";
+import { pinToQueue, rerouteOpen, routeIncidents } from "./routing";
 import { createQueue, deleteQueue, getQueue, listQueues, mayWork, queueCounts, toQueue, updateQueue, type Caller, type Change } from "./store";
 
 export type { Caller } from "./store";
@@ -118,6 +118,12 @@ export function createQueues(o: QueuesOptions) {
     route: async (ids: string[]) => {
       await routeIncidents(db, ids);
       changed();
+    },
+    /** a live rule's "queue" action: the incident goes to the named queue and stays there */
+    pin: async (id: string, name: string) => {
+      const r = await pinToQueue(db, id, name);
+      if (r.ok) changed();
+      return r;
     },
     /** an incident changed (decided, assigned, …): counts may have */
     changed: () => changed(),

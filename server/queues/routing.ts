@@ -14,6 +14,8 @@ export interface RouteFacts {
   eventId: string | null;
   tokenId: string | null;
   lists: string[];
+  /** a live rule's "queue" action put the incident in this queue (server/rules): routing keeps it there while that queue exists */
+  pinned?: string;
 }
 export type StoredFacts = NonNullable<(typeof incidents.$inferSelect)["routeFacts"]>;
 
@@ -40,6 +42,7 @@ export const routingOrder = (qs: QueueRow[]) => [...qs].sort((a, b) => Number(a.
 
 /** The first queue (in routing order) whose rule matches; the default queue's rule is never read: it takes the rest. */
 export function pickQueue(ordered: QueueRow[], f: RouteFacts): string {
+  if (f.pinned && ordered.some((q) => q.id === f.pinned)) return f.pinned;
   return ordered.find((q) => !q.isDefault && ruleMatches(q.rule, f))?.id ?? DEFAULT_QUEUE_ID;
 }
 
@@ -126,7 +129,7 @@ export async function routeIncidents(db: Db, ids: string[]): Promise<void> {
   const targets = new Map<string, string>();
   for (const r of rows) {
     const src = r.routeFacts ?? sources.get(r.requestId) ?? { appId: null, eventId: null, tokenId: null };
-    const stored: StoredFacts = { appId: src.appId, eventId: src.eventId, tokenId: src.tokenId, lists: (lists.get(r.id) ?? []).sort() };
+    const stored: StoredFacts = { appId: src.appId, eventId: src.eventId, tokenId: src.tokenId, lists: (lists.get(r.id) ?? []).sort(), ...(r.routeFacts?.pinned ? { pinned: r.routeFacts.pinned } : {}) };
     if (JSON.stringify(stored) !== JSON.stringify(r.routeFacts)) await db.update(incidents).set({ routeFacts: stored }).where(eq(incidents.id, r.id));
     targets.set(r.id, pickQueue(queues, factsOf(r, stored)));
   }
@@ -158,4 +161,19 @@ export async function rerouteOpen(db: Db): Promise<number> {
     else if (!r.queueId || !known.has(r.queueId)) orphaned.set(r.id, target);
   }
   return (await moveAll(db, free, true)) + (await moveAll(db, orphaned, false));
+}
+
+/**
+ * A rule's "queue" action: the open incident goes to the queue named `name` (case-insensitive) and stays there through
+ * later routing (unless that queue is deleted). A claimed incident keeps its claim and moves when it is released.
+ */
+export async function pinToQueue(db: Db, incidentId: string, name: string): Promise<{ ok: boolean; error?: string }> {
+  const queue = (await loadQueues(db)).find((q) => q.name.toLowerCase() === name.toLowerCase() || q.id === name);
+  if (!queue) return { ok: false, error: `no queue named "${name}"` };
+  const [row] = await db.select({ routeFacts: incidents.routeFacts }).from(incidents).where(eq(incidents.id, incidentId)).limit(1);
+  if (!row) return { ok: false, error: "unknown incident" };
+  const facts = { ...(row.routeFacts ?? { appId: null, eventId: null, tokenId: null, lists: [] }), pinned: queue.id };
+  await db.update(incidents).set({ routeFacts: facts }).where(eq(incidents.id, incidentId));
+  await moveAll(db, new Map([[incidentId, queue.id]]), true);
+  return { ok: true };
 }

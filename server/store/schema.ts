@@ -162,7 +162,7 @@ export const incidents = pgTable(
     queueId: text("queue_id"),
     claimedBy: text("claimed_by"),
     claimExpiresAt: timestamp("claim_expires_at", { withTimezone: true, mode: "date" }),
-    routeFacts: jsonb("route_facts").$type<{ appId: string | null; eventId: string | null; tokenId: string | null; lists: string[] }>(),
+    routeFacts: jsonb("route_facts").$type<{ appId: string | null; eventId: string | null; tokenId: string | null; lists: string[]; pinned?: string }>(),
   },
   (t) => [index("incidents_source_idx").on(t.requestId, t.media, t.label), index("incidents_status_idx").on(t.status, t.createdAt)],
 );

@@ -14,6 +14,7 @@ import { verifyWebhook } from "../../server/callback/signature";
 import { dashboardStreams } from "../../server/store/schema";
 import { auditLog } from "../../server/auth/schema";
 import type { BacktestJob } from "../../lib/rules";
+import { QueueInput } from "../../lib/queues";
 
 const SECRET = "rule-webhook-secret-0123456789";
 
@@ -35,10 +36,11 @@ describe("rules on a real stream", async () => {
   });
 
   test("shadow records, live closes once with its reason, webhook signed, backtest finds it", { timeout: 240_000 }, async () => {
-    const { rules, dashboard } = getRegistry();
-    const rule = await rules.create({ name: "scam QR", mode: "shadow", stopAfterMatch: false, when: { labels: ["ad"], count: 2, withinSec: 30 }, then: [{ action: "close", reason: "scam QR on screen" }, { action: "webhook", url: hook.url, secret: SECRET }] }, "sup");
+    const { rules, dashboard, queues } = getRegistry();
+    await queues.create(QueueInput.parse({ name: "Scam QR" }), "sup");
+    const rule = await rules.create({ name: "scam QR", mode: "shadow", stopAfterMatch: false, when: { labels: ["ad"], count: 2, withinSec: 30 }, then: [{ action: "close", reason: "scam QR on screen" }, { action: "queue", queue: "scam qr" }, { action: "webhook", url: hook.url, secret: SECRET }] }, "sup");
     assert.equal(rule.version, 1);
-    assert.equal((rule.then[1] as { secret?: string }).secret, "********", "the secret is never sent back");
+    assert.equal((rule.then[2] as { secret?: string }).secret, "********", "the secret is never sent back");
     const started = await dashboard.streams.start({ kind: "video", url: src.rtmpUrl, title: "rules stream", detectFrequency: 1, imgTypes: ["QRCODE"], audioTypes: ["NONE"], returnAllImg: false, returnAllText: false, returnFinishInfo: true });
     assert.ok(started.ok, JSON.stringify(started));
     const requestId = (started as { requestId: string }).requestId;
@@ -67,6 +69,14 @@ describe("rules on a real stream", async () => {
     assert.equal(audit.username, "rule:scam QR");
     assert.equal(audit.target, requestId);
     assert.equal((audit.detail as { ruleVersion: number }).ruleVersion, 2);
+
+    // the queue action: the stream's incident is in "Scam QR" and stays there through later routing
+    const routed = await waitFor(async () => (await rules.activity(rule.id, new Date(0))).find((e) => e.mode === "live" && e.action === "queue" && e.outcome !== "pending"), 30_000, 100);
+    assert.equal(routed.acted, true, routed.outcome);
+    const [inc] = await getRegistry().incidents.list({ requestId }, "sup");
+    assert.equal((await queues.info(inc.id)).queue?.name, "Scam QR");
+    await queues.route([inc.id]);
+    assert.equal((await queues.info(inc.id)).queue?.name, "Scam QR", "pinned through re-routing");
 
     // the webhook: delivered once, signed (Standard Webhooks), naming the rule and version
     await hook.until((r) => r.length >= 1, 30_000);
