@@ -13,7 +13,7 @@ import { alertSummary, timelineHref } from "@/lib/alerts";
 import type { StreamAlert } from "@/lib/alert-fold";
 import SafeMedia from "@/components/wellness/SafeMedia";
 import { DECISION_NAMES, incidentTime, type Incident } from "@/lib/incidents";
-import { dismissAlert } from "./store";
+import { dismissAlert, useRuleAlerts } from "./store";
 
 const btn = "rounded border px-2 py-0.5 text-[11px] font-medium disabled:cursor-wait disabled:opacity-60";
 
@@ -68,6 +68,19 @@ function DecisionActions({ incident }: { incident: Incident }) {
  * One stream's alert, updated in place: the latest incident's peak frame and evidence, how many of the stream's
  * incidents are open, their hits, the worst level; the one-click actions the user's role allows act on the latest.
  */
+/** A live rule's priority alert on this stream (server/rules): named with its rule, above the peak. */
+function RuleBanner({ requestId }: { requestId: string }) {
+  const rules = useRuleAlerts(requestId);
+  if (rules.length === 0) return null;
+  const r = rules[0];
+  return (
+    <p data-testid="alert-rule" className="mx-2.5 mt-2 rounded border border-red-500/60 bg-red-500/15 px-2 py-1 text-[11px] font-semibold text-red-100">
+      Priority · rule “{r.ruleName}”: {r.message}
+      {rules.length > 1 ? <span className="font-normal text-red-200/80"> (+{rules.length - 1} more)</span> : null}
+    </p>
+  );
+}
+
 export default function AlertToast({ alert }: { alert: StreamAlert }) {
   const i = alert.latest;
   const canDecide = useCan("review:record");
@@ -100,6 +113,7 @@ export default function AlertToast({ alert }: { alert: StreamAlert }) {
           ×
         </button>
       </header>
+      <RuleBanner requestId={alert.key} />
       <div className="flex gap-2.5 p-2.5">
         {i.peak.mediaUrl ? (
           <a href={i.peak.mediaUrl} target="_blank" rel="noreferrer" className="shrink-0" aria-label="Open the peak frame's image">

@@ -3,6 +3,7 @@
 import { useSyncExternalStore } from "react";
 import { EMPTY_FOLD, dismissStream, foldIncident, forgetStream, parseDismissed, parseRemembered, withBaseline, type FoldBook, type FoldEffect, type StreamAlert } from "@/lib/alert-fold";
 import type { Incident } from "@/lib/incidents";
+import type { RuleAlert } from "@/lib/events";
 import { DEFAULT_ALERTS, type AlertPrefs } from "@/lib/user-settings";
 
 /** Stream keys alerted in this tab (sessionStorage): a reload lists them again without a second sound. */
@@ -84,4 +85,24 @@ export function dismissAll(): void {
 export function forgetAlert(key: string): void {
   book = forgetStream(currentBook(), key);
   emit();
+}
+
+// A live rule's priority alerts (server/rules "alert" action), by stream: shown on that stream's entry, newest first.
+let ruleAlerts: Readonly<Record<string, RuleAlert[]>> = {};
+const ruleListeners = new Set<() => void>();
+
+/** Records a rule's priority alert; the stream's entry when it has one (the caller sounds it). */
+export function applyRuleAlert(a: RuleAlert): StreamAlert | undefined {
+  ruleAlerts = { ...ruleAlerts, [a.requestId]: [a, ...(ruleAlerts[a.requestId] ?? [])].slice(0, 5) };
+  for (const l of ruleListeners) l();
+  return currentBook().entries.find((e) => e.key === a.requestId);
+}
+
+export function useRuleAlerts(requestId: string): readonly RuleAlert[] {
+  const all = useSyncExternalStore(
+    (l) => (ruleListeners.add(l), () => void ruleListeners.delete(l)),
+    () => ruleAlerts,
+    () => ruleAlerts,
+  );
+  return all[requestId] ?? [];
 }

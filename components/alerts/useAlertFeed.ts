@@ -6,7 +6,7 @@ import { useSocketRoom } from "@/components/hooks/useSocket";
 import { INCIDENTS_ROOM } from "@/lib/events";
 import type { StreamAlert } from "@/lib/alert-fold";
 import { incidentQueryString, type Incident } from "@/lib/incidents";
-import { applyBaseline, applyIncident } from "./store";
+import { applyBaseline, applyIncident, applyRuleAlert } from "./store";
 
 /** What is already open when the room is (re)joined: known, so it alerts only if it grows. */
 const BASELINE = `/api/incidents${incidentQueryString({ status: "open", kind: "stream", limit: 1000 })}`;
@@ -24,6 +24,12 @@ export function useAlertFeed(onRaised: (entry: StreamAlert) => void): void {
     const step = applyIncident(i);
     if (step.effect === "raised" && step.entry) onRaised(step.entry);
   };
+
+  // a live rule's priority alert: shown on its stream's entry and raised (sound, notification) when the user wants alerts
+  useSocketRoom(INCIDENTS_ROOM, "rule:alert", (a) => {
+    const entry = applyRuleAlert(a);
+    if (entry && !entry.dismissed) onRaised(entry);
+  });
 
   useSocketRoom(
     INCIDENTS_ROOM,
