@@ -1,5 +1,5 @@
 // Typed client for any service that speaks the v4 contract (ours or the vendor's), usable outside the
-// dashboard (README "Typed client"). Browser-safe; the dashboard uses it server-side so the accessKey never
+// dashboard (docs/api.md "Typed client"). Browser-safe; the dashboard uses it server-side so the accessKey never
 // reaches the browser. Receivers verify signed callbacks with lib/webhooks.ts.
 import type { AudioStreamRequestInput, AudioStreamResponse } from "./contract/audiostream";
 import type { VideoFileRequestInput, VideoFileResponse } from "./contract/video";
@@ -32,7 +32,7 @@ type Body<T> = Omit<T, "accessKey">;
 /**
  * One method per v4 endpoint; the accessKey is added to every body. Every answer is a business envelope
  * (HTTP 200; `code` 1100 success, 1101 still processing, 1901 limit, 1902 invalid, 1904 stream limit,
- * 1905 unmoderatable, 9101 unknown key — see CONTRACT §1.3); a transport failure throws ServiceUnreachableError.
+ * 1905 unmoderatable, 9101 unknown key — see docs/api.md §1.3); a transport failure throws ServiceUnreachableError.
  *
  * ```ts
  * const svc = createModerationClient({ baseUrl: "http://localhost:3000", accessKey: process.env.KEY! });

@@ -1,4 +1,4 @@
-// Risk-label catalogue (CONTRACT §5.8): slug → display names. Browser-safe: data and pure functions only.
+// Risk-label catalogue (docs/api.md §5.8): slug → display names. Browser-safe: data and pure functions only.
 
 export type LabelLang = "zh" | "en";
 
@@ -182,7 +182,7 @@ export const SUBLABEL_NAMES: Readonly<Record<string, LabelName>> = {
   lingdai: { zh: "领带", en: "Tie" },
 };
 
-/** riskDescription used when a client's custom list matched (CONTRACT §5.8). */
+/** riskDescription used when a client's custom list matched (docs/api.md §5.8). */
 export const CUSTOM_LIST_DESCRIPTION: LabelName = { zh: "命中自定义名单", en: "Hit custom list" };
 
 /** Display name of one slug; unknown and masked slugs ("***") are shown as they are. */

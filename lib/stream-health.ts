@@ -12,7 +12,7 @@ export interface PullState {
   state: PullStateName;
   /** retry number of the current (or next) attempt; 0 = the first connection, or one after media came back */
   attempt: number;
-  /** retries the stream's policy allows (CONTRACT §4) */
+  /** retries the stream's policy allows (docs/api.md §4) */
   of: number;
   /** retrying: when the next attempt starts (ISO) */
   nextAttemptAt: string | null;

@@ -23,7 +23,7 @@ export const worstOf = (levels: Iterable<RiskLevel | null>): RiskLevel | null =>
 };
 
 /**
- * A frame or audio-segment result (CONTRACT §3.2–3.4) the detectors did not look at: `auxInfo.detectType` 2
+ * A frame or audio-segment result (docs/api.md §3.2–3.4) the detectors did not look at: `auxInfo.detectType` 2
  * (detectStep, detection fell behind, the stream ended first, or no requested type has a detector).
  */
 export function isNotChecked(frameDetail: unknown): boolean {

@@ -78,7 +78,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
     closeNext = () => app.close();
   }
 
-  // slow-loris: a client must send its headers within 15 s and a whole request within 60 s (README "Security → Limits")
+  // slow-loris: a client must send its headers within 15 s and a whole request within 60 s (docs/security.md "Limits")
   // GET /metrics for Prometheus: its networks or its token only (server/metrics); an engine's gauges while it runs
   const metricsAllow = allowList(config.metrics.allow);
   // behind a reverse proxy (TRUST_PROXY=1) every visitor comes from the proxy's address: only the token lets in
@@ -174,10 +174,10 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   engine?.ctx.events.on("file:progress", (e) => void dashboardApi.onFileProgress(e).catch((err) => log(`dashboard: ${err}`)));
   engine?.streams.onHealth((u) => hub.streamHealth(u));
   engine?.ctx.dispatcher.on("queued", (q) => void dashboardApi.mirrorCallback(q).catch((err) => log(`dashboard: ${err}`)));
-  // deletes results, frames and audio clips past RESULT_RETENTION_HOURS (README "Security → Retention")
+  // deletes results, frames and audio clips past RESULT_RETENTION_HOURS (docs/operations.md "Retention")
   const retention = new RetentionJob({ store, mediaRoot: `${config.dataDir}/media`, retentionHours: config.retentionHours, sweepMinutes: config.retentionSweepMinutes, log });
   const status = createStatus({ store, dataDir: config.dataDir, retention, engine });
-  // runs of hits become incidents as the receivers accept callbacks (README "Incidents and review queue")
+  // runs of hits become incidents as the receivers accept callbacks (docs/dashboard.md "Incidents and the review queue")
   // review queues route incidents as they are created and count them (docs/pending/queues.md); bound below
   let queues: Queues | null = null;
   const incidents = createIncidents({

@@ -1,6 +1,6 @@
 // `npm run cluster`: a scaled deployment on one machine, for a demo: two nodes (dashboard + v4 endpoints) and two
 // workers (files and live streams), on the Redis and PostgreSQL of REDIS_URL / DATABASE_URL (defaults: the local
-// ones), sharing one DATA_DIR. Put any load balancer in front of the two nodes, or open either (README "Deployment").
+// ones), sharing one DATA_DIR. Put any load balancer in front of the two nodes, or open either (docs/deployment.md).
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

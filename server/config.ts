@@ -4,7 +4,7 @@ import { checkedSecret, parseSigningSecrets } from "./callback/signature";
 import { LOOPBACK, publishKeyProblem, type IngestAccessConfig } from "./demo/ingest-access";
 import { NetworkList } from "./net/networks";
 
-/** Every environment variable the product reads; README "Configuration" documents each. */
+/** Every environment variable the product reads; docs/configuration.md documents each. */
 export interface Config {
   port: number;
   host: string;
@@ -54,9 +54,9 @@ export interface Config {
   claimLeaseSec: number;
   /** INCIDENT_EXPORTS_PER_USER / INCIDENT_EXPORTS_MAX: evidence exports running at once per account / in all (0 = no limit) */
   incidentExports: { perUser: number; max: number };
-  /** Live preview and evidence clips (README "Live preview and evidence clips"); retentionMin 0 = no preview */
+  /** Live preview and evidence clips (docs/live-streams.md "Live preview and evidence clips"); retentionMin 0 = no preview */
   preview: { retentionMin: number; segmentSec: number; clipBeforeSec: number; clipAfterSec: number };
-  /** Limits (README "Security → Limits"); 0 disables a rate limit. */
+  /** Limits (docs/security.md "Limits"); 0 disables a rate limit. */
   limits: {
     ratePerMinute: number;
     rateBurst: number;
@@ -69,7 +69,7 @@ export interface Config {
     fileProcessTimeFactor: number;
     downloadStallTimeoutSec: number;
   };
-  /** Standard Webhooks signing of callbacks (README "Security → Signed callbacks"); perKey is by accessKey and wins. */
+  /** Standard Webhooks signing of callbacks (docs/api.md "Signed callbacks"); perKey is by accessKey and wins. */
   callbackSigning: { secret: string | null; perKey: Record<string, string>; serviceSecret: string | null };
   /** Undelivered callbacks per accessKey / in total before new submissions get 1901. */
   callbackQueueMax: number;
@@ -88,7 +88,7 @@ export interface Config {
   redisUrl: string | null;
   /**
    * Scaled mode (REDIS_URL and DATABASE_URL both set): video files go through a BullMQ queue on Redis and are run by
-   * the processes that take work (`npm run worker`, or a node with WORKER=1); see README "Deployment".
+   * the processes that take work (`npm run worker`, or a node with WORKER=1); see docs/deployment.md.
    */
   scale: {
     on: boolean;
@@ -170,7 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     speechRecogniser: speechRecogniserOf(env.SPEECH_RECOGNISER),
     fileConcurrency: Math.max(1, Math.floor(num("FILE_CONCURRENCY", 1, env))),
     maxConcurrentStreams: Math.floor(num("MAX_CONCURRENT_STREAMS", 8, env)),
-    // measured (npm run bench liveCapacity, README "Performance"): 5 streams per core at the default cadence
+    // measured (npm run bench liveCapacity, docs/performance.md): 5 streams per core at the default cadence
     streamCapacity: Math.max(0, Math.floor(num("STREAM_CAPACITY", 5 * os.availableParallelism(), env))),
     streamAdmissionWindowSec: Math.max(0, num("STREAM_ADMISSION_WINDOW_SEC", 30, env)),
     dashboardMaxStreams: Math.floor(num("DASHBOARD_MAX_STREAMS", 8, env)),

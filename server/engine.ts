@@ -104,7 +104,7 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
       await files.resume();
       if (!config.scale.on) await streams.resume();
       else if (config.scale.runsStreams) {
-        // scaled mode: streams are claimed through leases by the processes that take work (README "Deployment")
+        // scaled mode: streams are claimed through leases by the processes that take work (docs/deployment.md)
         leases = new StreamLeases(ctx, streams, { owner: config.scale.workerName, leaseSec: config.scale.streamLeaseSec, capacity: config.streamCapacity, behindWindowMs: config.streamAdmissionWindowSec * 1000 });
         leases.start();
       }

@@ -14,7 +14,7 @@ if (app.engine) {
   // printed at every start (README "Set-up"); configured keys (MODERATION_ACCESS_KEYS) are the operator's and never logged
   if (app.engine.generatedKey) console.log(`> accessKey (generated, kept in ${config.dataDir}/access-key): ${app.engine.keys[0]}`);
   else console.log(`> accessKeys: ${app.engine.keys.length} configured by MODERATION_ACCESS_KEYS (not printed)`);
-  // scaled mode is switched on by the two URLs: say so, and say where the work runs (README "Deployment")
+  // scaled mode is switched on by the two URLs: say so, and say where the work runs (docs/deployment.md)
   if (config.scale.on)
     console.log(
       config.scale.runsStreams

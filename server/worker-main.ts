@@ -1,6 +1,6 @@
 // `npm run worker`: a process that takes work in scaled mode (REDIS_URL + DATABASE_URL): video files from the BullMQ
 // queue, their detection and their callbacks. No v4 endpoints and no dashboard; HTTP only for GET /health and
-// GET /metrics (README "Deployment").
+// GET /metrics (docs/deployment.md).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadConfig } from "./config";

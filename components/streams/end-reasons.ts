@@ -1,4 +1,4 @@
-// Stream-end reasons (CONTRACT §4): auxInfo.errorCode → what a moderator reads.
+// Stream-end reasons (docs/api.md §4): auxInfo.errorCode → what a moderator reads.
 export const END_REASONS: Readonly<Record<number, string>> = {
   3001: "stream unreachable",
   3002: "invalid stream data",

@@ -1,4 +1,4 @@
-// Audio stream callback bodies (CONTRACT.md §3.4, §3.5), all posted to the request's `callback`.
+// Audio stream callback bodies (docs/api.md §3.4, §3.5), all posted to the request's `callback`.
 import { z } from "zod";
 import {
   AudioAllLabel, AudioBusinessLabel, AudioRiskDetail, CallbackRequestId, PassThrough, RequestParams, RiskCore,

@@ -1,4 +1,4 @@
-// POST /audiostream/v4 and /finish_audiostream/v4 (CONTRACT.md §2.3, §2.4, §8).
+// POST /audiostream/v4 and /finish_audiostream/v4 (docs/api.md §2.3, §2.4, §8).
 import { z } from "zod";
 import {
   AccessKey, AcceptLang, AppId, AudioDetectStep, CallbackUrl, DeviceId, DuplicateDetail, Envelope, EventId,

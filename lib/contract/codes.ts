@@ -1,4 +1,4 @@
-// Response codes and their fixed messages (CONTRACT.md §1.2–§1.4, §4). Clients branch on `code` only.
+// Response codes and their fixed messages (docs/api.md §1.2–§1.4, §4). Clients branch on `code` only.
 
 export const Code = {
   SUCCESS: 1100,

@@ -1,4 +1,4 @@
-// Shared building blocks of the v4 contract (CONTRACT.md §1, §2, §3.1). Browser-safe: zod only.
+// Shared building blocks of the v4 contract (docs/api.md §1, §2, §3.1). Browser-safe: zod only.
 // Decision: int fields accept JSON integers only (no numeric strings); only detectFrequency floors fractions.
 import { z } from "zod";
 import { ACCEPT_LANGS, GENDERS, LANGS, RISK_LEVELS, RISK_SOURCES, parseTypeList } from "./taxonomy";

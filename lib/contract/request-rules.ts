@@ -1,4 +1,4 @@
-// Cross-field request rules shared by the submit endpoints (CONTRACT.md §2.1, §2.3, §2.5, §8).
+// Cross-field request rules shared by the submit endpoints (docs/api.md §2.1, §2.3, §2.5, §8).
 import type { z } from "zod";
 import { DATA_MAX_BYTES, jsonByteLength } from "./common";
 

@@ -1,4 +1,4 @@
-// RTC provider objects (CONTRACT.md §2.7). One schema serves both products unless the products differ.
+// RTC provider objects (docs/api.md §2.7). One schema serves both products unless the products differ.
 // Decision: credentials (tokens, userSig) accept up to 1024 chars: real Agora/TRTC/Zego tokens exceed the vendor's 64/128.
 import { z } from "zod";
 import { intRange } from "./common";

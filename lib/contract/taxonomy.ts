@@ -1,4 +1,4 @@
-// Label taxonomy of the v4 contract (CONTRACT.md §5) plus the legacy alias names the vendor demos send (§8).
+// Label taxonomy of the v4 contract (docs/api.md §5) plus the legacy alias names the vendor demos send (§8).
 
 /** §5.1 imgType values (frames). */
 export const IMG_TYPES = ["POLITY", "EROTIC", "VIOLENT", "QRCODE", "ADVERT", "IMGTEXTRISK"] as const;

@@ -1,4 +1,4 @@
-// Video file result (CONTRACT.md §3.6): the callback body and the /video/query/v4 answer (§2.6).
+// Video file result (docs/api.md §3.6): the callback body and the /video/query/v4 answer (§2.6).
 import { z } from "zod";
 import {
   AudioAllLabel, AudioBusinessLabel, AudioRiskDetail, CallbackRequestId, ErrorCode, ImgAllLabel, ImgBusinessLabel,

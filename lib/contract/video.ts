@@ -1,4 +1,4 @@
-// POST /video/v4 and /video/query/v4 (CONTRACT.md §2.5, §2.6, §8).
+// POST /video/v4 and /video/query/v4 (docs/api.md §2.5, §2.6, §8).
 import { z } from "zod";
 import {
   AccessKey, AcceptLang, AppId, AudioDetectStep, DetectFrequency, DeviceId, Envelope, EventId, Extra, FileUrl,

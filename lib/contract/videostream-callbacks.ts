@@ -1,4 +1,4 @@
-// Video stream callback bodies (CONTRACT.md §3.2, §3.3, §3.5): frames → imgCallback, audio → audioCallback.
+// Video stream callback bodies (docs/api.md §3.2, §3.3, §3.5): frames → imgCallback, audio → audioCallback.
 import { z } from "zod";
 import {
   AudioAllLabel, AudioBusinessLabel, AudioRiskDetail, CallbackRequestId, ImgAllLabel, ImgBusinessLabel, ImgRiskDetail,

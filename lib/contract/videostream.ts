@@ -1,4 +1,4 @@
-// POST /videostream/v4 and /finish_videostream/v4 (CONTRACT.md §2.1, §2.2, §1.4, §8).
+// POST /videostream/v4 and /finish_videostream/v4 (docs/api.md §2.1, §2.2, §1.4, §8).
 import { z } from "zod";
 import {
   AccessKey, AcceptLang, AppId, AudioDetectStep, CallbackUrl, DetectFrequency, DeviceId, DuplicateDetail,

@@ -1,4 +1,4 @@
-/** Retry intervals in seconds after each failed attempt (CONTRACT §3.7); attempts = intervals + 1. */
+/** Retry intervals in seconds after each failed attempt (docs/api.md §3.7); attempts = intervals + 1. */
 export const RETRY_SCHEDULES = {
   // video file: 1 + 19 retries = 20 pushes
   video: [5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 120, 120, 120, 120, 120, 120],

@@ -209,7 +209,7 @@ export class StreamHealthMonitor {
   }
 }
 
-/** Retries the pull policy of this product and streamType allows (CONTRACT §4). */
+/** Retries the pull policy of this product and streamType allows (docs/api.md §4). */
 export function retriesAllowed(product: StreamProduct, streamType: string): number {
   const table = PULL_RETRIES[product] as Record<string, readonly number[]>;
   return (table[streamType] ?? PULL_RETRIES[product].NORMAL).length;

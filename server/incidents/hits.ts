@@ -3,7 +3,7 @@ import type { Evidence, IncidentHit, IncidentMedia } from "../../lib/incidents";
 import type { RiskLevel } from "../../lib/dashboard-api";
 
 /**
- * Reads one frame or audio segment of a contract body (CONTRACT §3.2–3.4, §3.6) into incident hits: one per
+ * Reads one frame or audio segment of a contract body (docs/api.md §3.2–3.4, §3.6) into incident hits: one per
  * risk category (riskLabel1) it carries at REVIEW or REJECT. Frames that were captured but not checked
  * (auxInfo.detectType 2) give none.
  */

@@ -29,7 +29,7 @@ export type ExportAnswer = { filename: string; body: ReadableStream<Uint8Array> 
 export type Incidents = ReturnType<typeof createIncidents>;
 
 /**
- * Incidents and the review queue (README "Incidents and review queue"): fed with every accepted callback,
+ * Incidents and the review queue (docs/dashboard.md "Incidents and the review queue"): fed with every accepted callback,
  * read and decided through app/api/incidents. Work for one task runs in arrival order, one at a time.
  */
 export function createIncidents(o: IncidentsOptions) {

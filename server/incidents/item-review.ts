@@ -29,7 +29,7 @@ export interface ItemEffect {
 }
 
 /**
- * The rule (README "Incidents and review queue"): confirming or escalating any hit of an incident decides the
+ * The rule (docs/dashboard.md "Incidents and the review queue"): confirming or escalating any hit of an incident decides the
  * incident the same way (one confirmed frame is a confirmed violation); clearing a hit clears the incident only once
  * every one of its hits has been cleared, since the other frames may still show the violation.
  */

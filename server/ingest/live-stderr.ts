@@ -116,7 +116,7 @@ function reasonLine(stderr: string, evidence: RegExp | null): string {
 }
 
 /**
- * The CONTRACT §4 pull error a failed run's stderr evidences, with the line that shows it. A read timeout or
+ * The docs/api.md §4 pull error a failed run's stderr evidences, with the line that shows it. A read timeout or
  * I/O error with no connect/HTTP error before it means the server answered but had no such stream (3003).
  */
 export function classifyLiveFailure(stderr: string): { errorCode: LiveErrorCode; message: string } {

@@ -16,7 +16,7 @@ export class MissingConnectorError extends Error {
 
 export type ConnectorFactory = (data: Record<string, unknown>) => StreamSource;
 
-/** RTC connectors by streamType. Empty: no provider SDK can run here (see README "Live streams"). */
+/** RTC connectors by streamType. Empty: no provider SDK can run here (see docs/live-streams.md). */
 export const RTC_CONNECTORS: Partial<Record<string, ConnectorFactory>> = {};
 
 /** `egress`: where the pull may connect (every run re-checks and pins); null only to validate `data`. */

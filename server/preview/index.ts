@@ -1,4 +1,4 @@
-// The live preview and evidence clips (README "Live preview and evidence clips"). The engine side imports this
+// The live preview and evidence clips (docs/live-streams.md "Live preview and evidence clips"). The engine side imports this
 // module (stream-task.ts), which also publishes the serving functions for the dashboard's route handlers on
 // globalThis, like server/registry.ts: Next bundles route handlers apart, and this keeps ffmpeg code out of them.
 import { previewInfo, serveClip, servePreviewFile } from "./serve";

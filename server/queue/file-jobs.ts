@@ -1,5 +1,5 @@
 // Scaled mode: video files travel from the node that accepted them to the processes that take work through a BullMQ
-// queue on Redis (README "Deployment"). The store stays the truth (task status, result, outbox); the queue only says
+// queue on Redis (docs/deployment.md). The store stays the truth (task status, result, outbox); the queue only says
 // who runs what. A worker that dies mid-file stops renewing its job's lock; after FILE_JOB_LOCK_SEC BullMQ's stalled
 // check hands the job to another worker, which runs the file again from scratch (the pipeline is re-runnable and a
 // finished task is never run twice: its stored status says so).

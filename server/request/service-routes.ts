@@ -29,7 +29,7 @@ interface Route<S extends z.ZodType = z.ZodType> {
 
 const route = <S extends z.ZodType>(schema: S, verb: Verb<S>): Route => ({ schema, verb: verb as Verb<z.ZodType> });
 
-/** The six v4 endpoints; each answers HTTP 200 with a business code (CONTRACT §1.1). */
+/** The six v4 endpoints; each answers HTTP 200 with a business code (docs/api.md §1.1). */
 const ROUTES: Record<string, Route> = {
   "/video/v4": route(VideoFileRequest, (e, input, keyId, baseUrl) => submitVideoFile(e.ctx, input as unknown as VideoFileTaskRequest, keyId, baseUrl, (id) => e.files.enqueue(id), () => fileQueueFull(e))),
   "/video/query/v4": route(VideoQueryRequest, (e, input, keyId) => queryVideoFile(e.ctx, input as { btId: string }, keyId)),
@@ -55,7 +55,7 @@ function send(res: http.ServerResponse, status: number, body: unknown, extra: ht
   res.end(text);
 }
 
-/** Per-engine limiters (README "Security → Limits"): requests per accessKey, failed accessKey checks per client address. */
+/** Per-engine limiters (docs/security.md "Limits"): requests per accessKey, failed accessKey checks per client address. */
 const limiters = new WeakMap<Engine, { perKey: RateLimiter; authFails: RateLimiter }>();
 function limitersOf(engine: Engine) {
   let l = limiters.get(engine);

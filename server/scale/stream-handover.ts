@@ -1,4 +1,4 @@
-// Scaled mode, graceful handover without a gap (README "Deployment"). A holder stopping gracefully offers each stream
+// Scaled mode, graceful handover without a gap (docs/deployment.md). A holder stopping gracefully offers each stream
 // it pulls; a worker with room claims the offer and opens a bridge pull of the same stream
 // (server/task/stream-bridge.ts) and says when that pull captures. Only then does the holder stop its pull, drain what
 // it captured, save the state (with the capture time of its last frame) and pass the lease straight to that worker,

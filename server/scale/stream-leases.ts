@@ -1,4 +1,4 @@
-// Scaled mode (README "Deployment"): live streams are held by the processes that take work, one holder per stream,
+// Scaled mode (docs/deployment.md): live streams are held by the processes that take work, one holder per stream,
 // through a lease in PostgreSQL that the holder renews every tick. A holder that dies stops renewing; once its lease
 // has run out (STREAM_LEASE_SEC) another worker with room claims the stream and resumes it from its stored state
 // (frame and segment numbers continue; what was called back is not sent again). A holder stopped gracefully hands its
@@ -219,7 +219,7 @@ export class StreamLeases {
 /** A stream whose end has begun (its reason stored: closed, ended, retries exhausted) no longer counts as running. */
 const notEnding = sql`(${tasks.state}->>'endReason') IS NULL`;
 
-/** Scaled mode, on the node that got the request: is the same stream already running anywhere (CONTRACT §1.4)? */
+/** Scaled mode, on the node that got the request: is the same stream already running anywhere (docs/api.md §1.4)? */
 export async function runningDuplicate(ctx: EngineContext, kind: string, keyId: string, identity: string): Promise<string | null> {
   const [row] = await ctx.store.db
     .select({ id: tasks.requestId })

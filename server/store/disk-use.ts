@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import type { DiskCategory, DiskUse } from "../../lib/status";
 import type { Store } from "./db";
 
-/** Top-level entries of DATA_DIR holding the operators' reference lists (README "Reference lists"). */
+/** Top-level entries of DATA_DIR holding the operators' reference lists (docs/dashboard.md "Reference lists"). */
 const REFERENCE_DIRS = new Set(["face-gallery", "hash-bank", "audio-references", "keyword-lists", "policy"]);
 const FRAME_EXT = new Set([".jpg", ".jpeg", ".png", ".webp"]);
 const AUDIO_EXT = new Set([".wav", ".mp3", ".aac", ".m4a", ".ogg", ".opus", ".flac"]);

@@ -20,7 +20,7 @@ const BATCH = 200;
 const FIRST_SWEEP_MS = 30_000;
 
 /**
- * The retention job (README "Security → Retention"). A task is deleted — its row and result, its outbox rows
+ * The retention job (docs/operations.md "Retention"). A task is deleted — its row and result, its outbox rows
  * and their attempts, the callbacks the dashboard received for it, the dashboard's file/stream record and its
  * frames and audio clips on disk — once it is finished (done, failed, ended) and both its expiry (accepted +
  * RESULT_RETENTION_HOURS) and its last update + RESULT_RETENTION_HOURS have passed. Never deleted: a running

@@ -18,7 +18,7 @@ export const tasks = pgTable(
     progress: jsonb("progress").$type<TaskProgress>().notNull(),
     baseUrl: text("base_url").notNull(),
     runCount: integer("run_count").notNull().default(0),
-    /** streams: what makes two submissions "the same stream" (CONTRACT §1.4) */
+    /** streams: what makes two submissions "the same stream" (docs/api.md §1.4) */
     identity: text("identity"),
     /** streams: running state that must survive a restart */
     state: jsonb("state").$type<StreamState>(),

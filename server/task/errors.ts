@@ -1,6 +1,6 @@
 import { Code, codeMessage, type Product } from "../../lib/contract/codes";
 
-/** A business answer: every endpoint maps it to HTTP 200 with this code (CONTRACT §1.1). */
+/** A business answer: every endpoint maps it to HTTP 200 with this code (docs/api.md §1.1). */
 export class ApiError extends Error {
   constructor(
     readonly code: number,

@@ -1,4 +1,4 @@
-/** Stream-pull retry policies of CONTRACT §4 as data: waits (s) before each retry; retries = waits.length. */
+/** Stream-pull retry policies of docs/api.md §4 as data: waits (s) before each retry; retries = waits.length. */
 const rising = [5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60];
 const every30 = Array.from({ length: 10 }, () => 30);
 

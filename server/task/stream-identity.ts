@@ -1,4 +1,4 @@
-/** What makes two submissions "the same running stream" (CONTRACT §1.4 decisions). */
+/** What makes two submissions "the same running stream" (docs/api.md §1.4 decisions). */
 export function streamIdentity(data: Record<string, unknown>): string {
   const t = String(data.streamType ?? "NORMAL");
   const p = (name: string) => (data[name] ?? {}) as Record<string, unknown>;

@@ -96,7 +96,7 @@ export async function closeStream(ctx: EngineContext, runner: StreamRunner, prod
     .where(and(eq(tasks.requestId, requestId), eq(tasks.kind, product), eq(tasks.keyId, keyId)))
     .limit(1);
   if (!row) throw invalid(`requestId ${JSON.stringify(requestId)} is not a ${product} task of this accessKey`);
-  // an already-ended task answers 1100 and sends no second stream-end (CONTRACT §2.2)
+  // an already-ended task answers 1100 and sends no second stream-end (docs/api.md §2.2)
   // a running task this process does not run yet (Close right after a restart) is ended by the runner too, with its stream-end
   if (row.status === "running") await (ctx.config.scale.on && !runner.isRunning(requestId) ? closeElsewhere(ctx, runner, requestId) : runner.close(requestId));
   return { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS, "en", product), requestId: newRequestId() };

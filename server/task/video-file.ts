@@ -49,7 +49,7 @@ export async function submitVideoFile(ctx: EngineContext, req: VideoFileRequest,
 
   const running = await findByBtId(ctx, keyId, req.data.btId);
   if (running && (running.status === "queued" || running.status === "processing")) {
-    // Decision (documented in README): a btId still in progress is not started twice.
+    // Decision (docs/api.md "Decisions where the vendor is silent"): a btId still in progress is not started twice.
     return { code: Code.SUCCESS, message: codeMessage(Code.SUCCESS), requestId: running.requestId, btId: req.data.btId, detail: { errorCode: 1001, dupRequestId: running.requestId } };
   }
   const full = await queueFull();

@@ -1,4 +1,4 @@
-// UI view of the v4 video-file query/callback body (CONTRACT §2.6, §3.6). Optional where the vendor marks N,
+// UI view of the v4 video-file query/callback body (docs/api.md §2.6, §3.6). Optional where the vendor marks N,
 // and lenient, because the page renders whatever GET /api/files/{btId}/result relays unchanged.
 import type { RiskLevel } from "@/lib/dashboard-api";
 

@@ -5,7 +5,7 @@ import type { StreamStartInput } from "@/lib/dashboard-api";
 import { ApiRequestError, apiFetch, apiJson } from "@/components/api/http";
 import { queryKeys } from "./keys";
 
-/** Service code for "this stream is already being moderated" (CONTRACT §1.4). */
+/** Service code for "this stream is already being moderated" (docs/api.md §1.4). */
 export const DUPLICATE_STREAM = 1001;
 
 /** A rejected start; on a duplicate, `dupRequestId` names the stream already running. */

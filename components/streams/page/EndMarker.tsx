@@ -27,7 +27,7 @@ function LaneWorst({ lane, level }: { lane: Lane; level: RiskLevel | null }) {
 /**
  * Where the stream stopped and why: one marker for the stream, one line per stream-end callback
  * (a video stream with audio sends one per content type), each with the worst its lane saw; the callbacks'
- * riskLevel is the whole stream's verdict (CONTRACT §3.5), shown once as such. Without end callbacks
+ * riskLevel is the whole stream's verdict (docs/api.md §3.5), shown once as such. Without end callbacks
  * (returnFinishInfo off) the summary's reason stands in.
  */
 export default function EndMarker({ ends, stream, worst }: { ends: EndView[]; stream: StreamSummary; worst: Record<Lane, RiskLevel | null> }) {

@@ -38,7 +38,7 @@ function useIncidentSpans(requestId: string, startedAt: string): { spans: StripS
 function Timeline({ detail, preview, history }: { detail: StreamDetail; preview: { current: PreviewHandle | null }; history: HistoryState }) {
   const { stream, events } = detail;
   const { frames, audio, ends } = useMemo(() => lanes(events, stream.startedAt, detail.utcOffsetMin), [events, stream.startedAt, detail.utcOffsetMin]);
-  // what each lane actually saw: the stream-end's riskLevel is the whole stream's (CONTRACT §3.5), not a lane's
+  // what each lane actually saw: the stream-end's riskLevel is the whole stream's (docs/api.md §3.5), not a lane's
   const worst = useMemo(() => laneWorst(events.flatMap((e) => (e.kind === "end" ? [] : [resultFact(e.kind, e.body)]))), [events]);
   const items = useMemo(() => timedItems(frames, audio), [frames, audio]);
   const ended = stream.endedAt ? (Date.parse(stream.endedAt) - Date.parse(stream.startedAt)) / 1000 : 0;

@@ -1,4 +1,4 @@
-// Read the contract callback bodies stored in StreamEvents (CONTRACT §3.2–3.5) into what the timeline shows.
+// Read the contract callback bodies stored in StreamEvents (docs/api.md §3.2–3.5) into what the timeline shows.
 import type { RiskLevel, StreamEvent } from "@/lib/dashboard-api";
 import { asRiskLevel } from "@/components/ui/risk";
 import { isNotChecked } from "@/lib/stream-state";

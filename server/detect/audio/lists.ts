@@ -1,7 +1,7 @@
 // Built-in keyword lists for spoken English (seed data of the shared list model, ../lists/model.ts). Matched over the lower-case transcript: words only, numbers as words.
 import type { KeywordList, PhraseEntry } from "../lists/model";
 
-/** Audio types a list can answer (CONTRACT §5.2 / §5.5). */
+/** Audio types a list can answer (docs/api.md §5.2 / §5.5). */
 export type AudioTextType = "ADVERT" | "DIRTY" | "EROTIC" | "POLITY" | "BAN" | "VIOLENT" | "ADLAW";
 
 // recognisers spell app names as the words they sound like ("what's up", "we chat")

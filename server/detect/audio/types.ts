@@ -38,7 +38,7 @@ export interface SegmentInput {
   businessTypes: string[];
   /** language of riskDescription / businessDescription; default zh */
   lang?: "zh" | "en";
-  /** transcript of the previous segment (returnPreText): matched together with this one; see README */
+  /** transcript of the previous segment (returnPreText): matched together with this one; see docs/api.md (returnPreText) */
   previousText?: string;
 }
 

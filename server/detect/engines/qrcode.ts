@@ -1,6 +1,6 @@
 // QRCODE: zxing-cpp (zxing-wasm reader build), wasm bytes read from node_modules: no network.
 //
-// readQrCodes() runs up to four kinds of pass (measured in tests/eval/qr.ts, see the README's Capabilities):
+// readQrCodes() runs up to four kinds of pass (measured in tests/eval/qr.ts, see docs/detection.md):
 //  1. zxing on the JPEG itself (tryHarder, tryRotate, tryInvert, returnErrors): every code it decodes is kept, and
 //     every symbol it found but could not decode (a checksum error: too small, blurred, tilted) is a candidate;
 //  2. each candidate region cut out, upscaled ×3 and sharpened with sharp, decoded again (only when there are candidates);
