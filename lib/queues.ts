@@ -1,4 +1,5 @@
 // Review queues (server/queues): shapes shared by the server, the route handlers and the Review page.
+import { globMatch as glob } from "./glob";
 import { z } from "zod";
 import { ROLES } from "./roles";
 
@@ -94,30 +95,8 @@ export interface IncidentQueueInfo {
   claimExpiresAt: string | null;
 }
 
-/** Case-insensitive glob (`*`, `?`) over the whole value; without wildcards a substring. Linear, no backtracking blow-up. */
-export function globMatch(pattern: string, value: string): boolean {
-  const p = pattern.toLowerCase();
-  const v = value.toLowerCase();
-  if (!/[*?]/.test(p)) return v.includes(p);
-  let pi = 0;
-  let vi = 0;
-  let star = -1;
-  let mark = 0;
-  while (vi < v.length) {
-    if (pi < p.length && (p[pi] === "?" || p[pi] === v[vi])) {
-      pi++;
-      vi++;
-    } else if (pi < p.length && p[pi] === "*") {
-      star = pi++;
-      mark = vi;
-    } else if (star >= 0) {
-      pi = star + 1;
-      vi = ++mark;
-    } else return false;
-  }
-  while (pi < p.length && p[pi] === "*") pi++;
-  return pi === p.length;
-}
+/** Case-insensitive glob (`*`, `?`) over the whole value; without wildcards a substring (lib/glob.ts). */
+export const globMatch = (pattern: string, value: string): boolean => glob(pattern, value, { substringWithoutWildcards: true });
 
 /** "12 min", "3 h 5 min": how long the oldest open incident has waited. */
 export function ageText(sinceIso: string | null, now = Date.now()): string {
