@@ -11,7 +11,7 @@ export interface StderrEvent {
   /** The first input stream was mapped: the outputs are set up. Not media: a server may send stale headers and nothing else. */
   mapped?: boolean;
   /** One packet ffmpeg read from an input (`-dump`): its stream index, dts (s, null when unknown) and size. */
-  packet?: { stream: number; dts: number | null; size: number };
+  packet?: { stream: number; dts: number | null; size: number; key: boolean };
 }
 
 /** ffmpeg `-dump` prints every packet it reads as these lines; they are measurements, never messages. */
@@ -20,6 +20,7 @@ const DUMP_LINES = /(?<=^|[\r\n])(?:stream #\d+:| {2}(?:keyframe|duration|dts|si
 const DUMP_STREAM = /^stream #(\d+):$/;
 const DUMP_DTS = /^ {2}dts=(N\/A|-?[\d.]+)/;
 const DUMP_SIZE = /^ {2}size=(\d+)/;
+const DUMP_KEY = /^ {2}keyframe=1/;
 
 /** `stderr` without the `-dump` packet lines, so errors and classification read only ffmpeg's messages. */
 export function withoutPacketDump(stderr: string): string {
@@ -46,6 +47,7 @@ export class LiveStderrParser {
   private block: "none" | "input0" | "other" = "none";
   private dumpStream = -1;
   private dumpDts: number | null = null;
+  private dumpKey = false;
 
   line(l: string): StderrEvent {
     if (l.charCodeAt(0) === 32 /* space */ || l.startsWith("stream #")) {
@@ -81,6 +83,11 @@ export class LiveStderrParser {
     if (st) {
       this.dumpStream = Number(st[1]);
       this.dumpDts = null;
+      this.dumpKey = false;
+      return null;
+    }
+    if (DUMP_KEY.test(l)) {
+      this.dumpKey = true;
       return null;
     }
     const dts = DUMP_DTS.exec(l);
@@ -89,7 +96,7 @@ export class LiveStderrParser {
       return null;
     }
     const size = DUMP_SIZE.exec(l);
-    if (size && this.dumpStream >= 0) return { stream: this.dumpStream, dts: this.dumpDts, size: Number(size[1]) };
+    if (size && this.dumpStream >= 0) return { stream: this.dumpStream, dts: this.dumpDts, size: Number(size[1]), key: this.dumpKey };
     return DUMP_LINE.test(l) ? null : undefined;
   }
 }
