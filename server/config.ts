@@ -24,6 +24,8 @@ export interface Config {
   streamFrameBacklog: number;
   /** FRAME_REUSE (default 1): a live frame unchanged from the stream's last detected one reuses its verdict (0: every frame detected) */
   frameReuse: boolean;
+  /** LIVE_KEYFRAMES (default 1): at a cadence of 2 s or more live pulls decode keyframes only (0: every frame) */
+  liveKeyframes: boolean;
   detectWorkers: number;
   /** OCR_READER: what reads image text (paddle | tesseract) */
   ocrReader: "paddle" | "tesseract";
@@ -147,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamDrainTimeoutSec: num("STREAM_DRAIN_TIMEOUT_SEC", 30, env),
     streamFrameBacklog: Math.max(1, Math.floor(num("STREAM_FRAME_BACKLOG", 4, env))),
     frameReuse: env.FRAME_REUSE !== "0",
+    liveKeyframes: env.LIVE_KEYFRAMES !== "0",
     // one detector thread per core by default: frames of one file and of different streams are detected in parallel
     detectWorkers: Math.max(1, Math.floor(num("DETECT_WORKERS", os.availableParallelism(), env))),
     ocrReader: ocrReaderOf(env.OCR_READER),

@@ -111,13 +111,15 @@ export interface HlsSourceOptions {
   durationSec?: number;
   /** true (default): rolling playlist without ENDLIST while running, written in real time; false: a finished VOD playlist. */
   live?: boolean;
+  /** The looped file's picture and overlays (default: the shared plain 640×360 loop). */
+  spec?: Pick<RtmpSourceOptions, "qr" | "text" | "audio" | "width" | "height" | "fps" | "gopSec">;
 }
 
 const segmentCount = (playlist: string) => playlist.split("\n").filter((l) => l.trim() && !l.startsWith("#")).length;
 
 export async function startHlsSource(o: HlsSourceOptions): Promise<HlsSource> {
   const live = o.live ?? true;
-  const file = await makeVideo(loopSpec(o.name, {}));
+  const file = await makeVideo(loopSpec(o.name, o.spec ?? {}));
   const root = await mkdtemp(path.join(os.tmpdir(), "hls-src-"));
   const name = safe(o.name);
   const playlist = path.join(root, name, "index.m3u8");
