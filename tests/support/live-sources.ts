@@ -35,16 +35,18 @@ export interface RtmpSourceOptions {
   fps?: number;
   /** Keyframe interval of the looped file (default 2 s). */
   gopSec?: number;
+  /** A plain colour instead of the moving test pattern (VideoSpec.background). */
+  background?: string;
 }
 
 const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, "-").slice(0, 40) || "src";
 const PUBLISH_TIMEOUT_MS = 15_000;
 
 /** Source file for a looped source: the loop is long enough to contain every overlay window. */
-function loopSpec(name: string, o: Pick<RtmpSourceOptions, "qr" | "text" | "audio" | "width" | "height" | "fps" | "gopSec">): VideoSpec {
+function loopSpec(name: string, o: Pick<RtmpSourceOptions, "qr" | "text" | "audio" | "width" | "height" | "fps" | "gopSec" | "background">): VideoSpec {
   const lastWindow = Math.max(o.qr?.toSec ?? 0, o.text?.toSec ?? 0);
   // plain sources share one cached file; overlays get their own
-  return { name: o.qr || o.text ? `live-${name}` : "live-loop", durationSec: Math.max(6, Math.ceil(lastWindow) + 2), width: o.width ?? 640, height: o.height ?? 360, fps: o.fps ?? 15, audio: o.audio ?? "tone", qr: o.qr, text: o.text, ...(o.gopSec ? { gopSec: o.gopSec } : {}) };
+  return { name: o.qr || o.text ? `live-${name}` : "live-loop", durationSec: Math.max(6, Math.ceil(lastWindow) + 2), width: o.width ?? 640, height: o.height ?? 360, fps: o.fps ?? 15, audio: o.audio ?? "tone", qr: o.qr, text: o.text, ...(o.gopSec ? { gopSec: o.gopSec } : {}), ...(o.background ? { background: o.background } : {}) };
 }
 
 export async function startRtmpSource(o: RtmpSourceOptions): Promise<RtmpSource> {
