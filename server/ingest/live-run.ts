@@ -108,7 +108,7 @@ export async function runLiveOnce(ctx: LiveRunContext, plan: LiveArgs, env: Guar
       }
       const ev = parser.line(line);
       if (ev.packet) {
-        if (gop && ev.packet.stream === parser.videoIndex && gop.packet(ev.packet.dts, ev.packet.key) && !longGop && !restart && !state.stopped) {
+        if (gop && ev.packet.stream === parser.videoIndex && gop.packet(ev.packet.dts, ev.packet.key, ev.packet.pts) && !longGop && !restart && !state.stopped) {
           longGop = true; // the caller reruns decoding every frame
           void quickStop(proc, "aborted");
         }

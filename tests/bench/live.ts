@@ -114,7 +114,7 @@ export async function benchLiveCapacity(): Promise<Record<string, unknown>> {
   const serviceEnv = Object.fromEntries((process.env.BENCH_CAPACITY_SERVICE_ENV ?? "").split(/\s+/).filter(Boolean).map((kv) => kv.split("=", 2) as [string, string]));
   const cadence = 3;
   const overlays = { qr: { text: "https://spam.example/capacity", fromSec: 0, toSec: 3 }, text: { content: "Add WeChat: maifen888 cheap followers", fromSec: 6, toSec: 9 } };
-  const src = await startHlsSource({ name: "bench-cap-720p", spec: { audio: "none", width: 1280, height: 720, fps: 25, ...overlays } });
+  const src = await startHlsSource({ name: "bench-cap-720p", spec: { audio: "none", width: 1280, height: 720, fps: 25, bFrames: 0, ...overlays } });
   try {
     const bareKeyframes = await barePullCpuPct(`${src.url}?s=bare`, cadence, 20, true);
     const bareEveryFrame = await barePullCpuPct(`${src.url}?s=bare`, cadence, 20, false);
@@ -138,7 +138,7 @@ export async function benchLiveCapacity(): Promise<Record<string, unknown>> {
       cpuPerStreamOverBarePull: bareKeyframes > 0 ? Math.round((perStream / bareKeyframes) * 10) / 10 : null,
       serviceEnv,
       runs,
-      note: `one 720p 25 fps HLS source (2 s GOP) pulled N times, one frame every ${cadence} s, QR + OCR + NSFW, ${os.availableParallelism()} detect workers; kept up = no frame of the window called back unchecked (detectType 2) and every stream ≥ 90 % of its slots; CPU as % of one core used by the service (its process, detector threads and ffmpeg pullers; the HLS writer excluded); the bare pulls decode keyframes only / every frame`,
+      note: `one 720p 25 fps HLS source (2 s GOP, no B-frames) pulled N times, one frame every ${cadence} s, QR + OCR + NSFW, ${os.availableParallelism()} detect workers; kept up = no frame of the window called back unchecked (detectType 2) and every stream ≥ 90 % of its slots; CPU as % of one core used by the service (its process, detector threads and ffmpeg pullers; the HLS writer excluded); the bare pulls decode keyframes only / every frame`,
     };
   } finally {
     await src.close();

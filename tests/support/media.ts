@@ -30,6 +30,8 @@ export interface VideoSpec {
   background?: string;
   /** Keyframe interval in seconds (default: 2 s, at most 50 frames). */
   gopSec?: number;
+  /** B-frames between references (default: x264's, 3); 0 = none. */
+  bFrames?: number;
 }
 
 /** tests/.media (gitignored), created on demand. */
@@ -110,6 +112,7 @@ export async function makeVideo(spec: VideoSpec): Promise<string> {
     ...audio,
     ...video,
     "-g", String(o.gopSec ? Math.round(fps * o.gopSec) : Math.min(50, fps * 2)),
+    ...(o.bFrames !== undefined ? ["-bf", String(o.bFrames)] : []),
     ...(o.gopSec ? ["-keyint_min", String(Math.round(fps * o.gopSec)), "-sc_threshold", "0"] : []),
     "-t", String(D),
     ...(o.container === "mp4" ? ["-movflags", "+faststart"] : []),

@@ -8,7 +8,7 @@ test("the -dump packet lines carry the keyframe flag", () => {
   const p = new LiveStderrParser();
   const lines = ["stream #0:", "  keyframe=1", "  duration=0.040", "  dts=-0.080  pts=0.000", "  size=22829", "stream #0:", "  keyframe=0", "  duration=0.040", "  dts=-0.040  pts=0.080", "  size=13818"];
   const packets = lines.map((l) => p.line(l).packet).filter(Boolean);
-  assert.deepEqual(packets, [{ stream: 0, dts: -0.08, size: 22829, key: true }, { stream: 0, dts: -0.04, size: 13818, key: false }]);
+  assert.deepEqual(packets, [{ stream: 0, dts: -0.08, pts: 0, size: 22829, key: true }, { stream: 0, dts: -0.04, pts: 0.08, size: 13818, key: false }]);
 });
 
 test("GopWatch: keyframes within the cadence pass; a gap longer than cadence + slack is reported; a timestamp reset starts over", () => {
@@ -27,6 +27,12 @@ test("GopWatch: keyframes within the cadence pass; a gap longer than cadence + s
   long.packet(0, true);
   assert.equal(long.packet(3.08, false), false, "within the slack");
   assert.equal(long.packet(3.2, false), true, "4 s GOP: reported before its next keyframe");
+  assert.equal(long.reason, "gop");
+  const bframes = new GopWatch(3);
+  assert.equal(bframes.packet(-0.08, true, 0), false);
+  assert.equal(bframes.packet(-0.04, false, 0.12), false);
+  assert.equal(bframes.packet(0, false, 0.04), true, "a packet presented before one read earlier: B-frames");
+  assert.equal(bframes.reason, "reorder");
 });
 
 test("keyframes only: -skip_frame:v nokey before the input, not when the preview re-encodes the video", () => {
