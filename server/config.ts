@@ -25,6 +25,10 @@ export interface Config {
   streamDrainTimeoutSec: number;
   /** STREAM_FRAME_BACKLOG: frames of one stream waiting for detection; past it the oldest is called back not checked */
   streamFrameBacklog: number;
+  /** FRAME_REUSE (default 1): a live frame unchanged from the stream's last detected one reuses its verdict (0: every frame detected) */
+  frameReuse: boolean;
+  /** LIVE_KEYFRAMES (default 1): at a cadence of 2 s or more live pulls decode keyframes only (0: every frame) */
+  liveKeyframes: boolean;
   detectWorkers: number;
   /** OCR_READER: what reads image text (paddle | tesseract) */
   ocrReader: "paddle" | "tesseract";
@@ -164,6 +168,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamRetryTimeScale: num("STREAM_RETRY_TIME_SCALE", 1, env),
     streamDrainTimeoutSec: num("STREAM_DRAIN_TIMEOUT_SEC", 30, env),
     streamFrameBacklog: Math.max(1, Math.floor(num("STREAM_FRAME_BACKLOG", 4, env))),
+    frameReuse: env.FRAME_REUSE !== "0",
+    liveKeyframes: env.LIVE_KEYFRAMES !== "0",
     // one detector thread per core by default: frames of one file and of different streams are detected in parallel
     detectWorkers: Math.max(1, Math.floor(num("DETECT_WORKERS", os.availableParallelism(), env))),
     ocrReader: ocrReaderOf(env.OCR_READER),

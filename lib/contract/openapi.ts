@@ -93,7 +93,10 @@ const aliased = (s: { out: z.ZodType }) => s.out;
  */
 const EXTENSION_FIELDS: ReadonlyArray<[z.ZodType, Record<string, z.ZodType>]> = [
   // video stream frame (contentType 1)
-  [FrameAuxInfo, { notAppliedTypes: notAppliedTypes("Present only when some type was not applied.") }],
+  [FrameAuxInfo, {
+    notAppliedTypes: notAppliedTypes("Present only when some type was not applied."),
+    unchangedFrom: ext(z.string(), "the frame was checked without running the detectors: its pixels are unchanged from this earlier frame of the same stream (`<task>_v<n>`, the last one detected, at most 60 s before; every sample within 8 levels and every 8 × 8 block within 1 level on average), whose verdict it carries. Absent when the frame itself was detected."),
+  }],
   [VideoStreamFrameDetail, { imgText: ext(z.string(), "the frame's OCR text (normalised), present when OCR ran (ADVERT or IMGTEXTRISK requested).") }],
   // audio segments (video stream contentType 2, audio stream)
   [aliased(VideoStreamAudioAuxInfo), { notAppliedTypes: notAppliedTypes("Present only when some type was not applied."), detectType: segmentDetectType }],

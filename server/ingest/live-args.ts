@@ -31,6 +31,11 @@ export interface LiveArgsInput {
   maxPixels?: number;
   /** A further output (the live preview, server/preview), added only when frames are captured. */
   extraOutputs?: string[];
+  /**
+   * Decode keyframes only and capture the keyframe nearest each slot (the caller knows or assumes the source's
+   * GOP is no longer than the cadence). Ignored when a further output re-encodes the video (it needs every frame).
+   */
+  keyframesOnly?: boolean;
 }
 
 /** Hostile sources: bounded probing and a decoder picture cap, as for files (server/ingest/ffmpeg.ts). */
@@ -48,6 +53,8 @@ export interface LiveArgs {
   audioRequired: boolean;
   /** extraOutputs were added */
   preview: boolean;
+  /** only keyframes are decoded (-skip_frame nokey), frames picked by keyframeSelectExpr */
+  keyframes: boolean;
 }
 
 // A zero-length stand-in keeps the audio output valid when the input has no audio (an ffmpeg output with
@@ -64,6 +71,29 @@ const FLV_ANALYZE_US = "2000000";
  */
 export function selectExpr(intervalSec: number): string {
   return `select='isnan(prev_selected_t)+gte(t-prev_selected_t,${intervalSec})+lt(t,prev_selected_t)'`;
+}
+
+/** Below this cadence keyframe-only capture is not tried: sources' GOPs are rarely shorter than 2 s. */
+export const KEYFRAME_MIN_CADENCE_SEC = 2;
+
+/**
+ * Keyframe-only cadence (the decoder outputs keyframes only): slots every N s from the first frame; a keyframe
+ * fills the next open slot when the one after it, a GOP later (the last keyframe gap, t - prev_t), would sit no
+ * nearer, so a capture lies within half a GOP of its slot. The next slot is the first one after the keyframe
+ * (a gap in the source skips the slots it covered instead of catching up with every keyframe). Expression
+ * variable 0 holds the next slot; a timestamp going backwards restarts the grid, as selectExpr does.
+ */
+export function keyframeSelectExpr(intervalSec: number): string {
+  const n = intervalSec;
+  const gapHalf = "if(isnan(prev_t),0,(t-prev_t)/2)";
+  const nextSlot = `st(0,ld(0)+${n}*max(1,floor((t-ld(0))/${n})+1))`;
+  return `select='if(isnan(prev_selected_t)+lt(t,prev_selected_t),st(0,t+${n});1,if(gte(t+${gapHalf},ld(0)),${nextSlot};1,0))'`;
+}
+
+/** An extra output that re-encodes video needs every decoded frame (the preview's H.264 rendition). */
+export function reencodesVideo(outputArgs: string[] | undefined): boolean {
+  const a = outputArgs ?? [];
+  return a.some((arg, i) => (arg === "-c:v" || arg === "-codec:v" || arg === "-vcodec") && a[i + 1] !== "copy");
 }
 
 /**
@@ -89,6 +119,9 @@ export function buildLiveArgs(o: LiveArgsInput): LiveArgs {
   args.push("-probesize", LIVE_PROBE_BYTES, ...decodeLimits(o.maxPixels ?? LIVE_MAX_PIXELS));
   // No -reconnect*: a reconnect in the middle of an HTTP-FLV body restarts the FLV byte stream, which the
   // demuxer cannot splice, and the HLS demuxer already skips a failed segment. Retrying is the caller's job.
+  const keyframes = frames && o.keyframesOnly === true && !reencodesVideo(o.extraOutputs);
+  // a decoder option: the skipped frames are never decoded (a stream-copied preview still gets every packet)
+  if (keyframes) args.push("-skip_frame:v", "nokey");
   args.push(...(o.inputArgs ?? []), "-i", o.url);
   if (both) args.push("-f", "lavfi", "-i", EMPTY_AUDIO);
 
@@ -96,7 +129,7 @@ export function buildLiveArgs(o: LiveArgsInput): LiveArgs {
     const width = Math.max(16, Math.floor(o.maxWidth));
     args.push(
       "-map", both ? "0:v:0?" : "0:v:0",
-      "-vf", `${selectExpr(o.frameIntervalSec as number)},scale='min(iw,${width})':-2,showinfo`,
+      "-vf", `${(keyframes ? keyframeSelectExpr : selectExpr)(o.frameIntervalSec as number)},scale='min(iw,${width})':-2,showinfo`,
       "-vsync", "vfr",
       "-c:v", "mjpeg", "-q:v", "4",
       "-flush_packets", "1",
@@ -112,5 +145,5 @@ export function buildLiveArgs(o: LiveArgsInput): LiveArgs {
   }
   const preview = frames && (o.extraOutputs?.length ?? 0) > 0;
   if (preview) args.push(...(o.extraOutputs as string[]));
-  return { args, frames, audio: o.audio, videoRequired: frames && !both, audioRequired: o.audio && !both, preview };
+  return { args, frames, audio: o.audio, videoRequired: frames && !both, audioRequired: o.audio && !both, preview, keyframes };
 }

@@ -3,6 +3,7 @@ import { startFfmpeg } from "./ffmpeg";
 import { LIVE_SAMPLE_RATE, type LiveArgs } from "./live-args";
 import type { LiveClock } from "./live-clock";
 import type { GuardedLiveInput } from "./live-egress";
+import { GopWatch } from "./live-gop";
 import { JpegSplitter } from "./live-jpeg";
 import type { LiveMeter } from "./live-meter";
 import type { LiveOutput } from "./live-output";
@@ -54,6 +55,8 @@ export interface RunOutcome {
   stalled: boolean;
   /** stopped so that the preview restarts transcoded (LivePreviewSink.stderrLine) */
   restart: boolean;
+  /** a keyframe-only run stopped because the source's keyframes are further apart than the cadence */
+  longGop: boolean;
 }
 
 /** One ffmpeg run of a pull: frames paired with their showinfo pts, PCM cut into segments, a watchdog on progress. */
@@ -70,6 +73,8 @@ export async function runLiveOnce(ctx: LiveRunContext, plan: LiveArgs, env: Guar
   let started = false;
   let stalled = false;
   let restart = false;
+  let longGop = false;
+  const gop = plan.keyframes && intervalSec !== null ? new GopWatch(intervalSec) : null;
   const preview = plan.preview ? ctx.options.preview : undefined;
   let lastProgressAt = Date.now();
   let lastProgressSec = -1;
@@ -102,7 +107,13 @@ export async function runLiveOnce(ctx: LiveRunContext, plan: LiveArgs, env: Guar
         void quickStop(proc, "aborted");
       }
       const ev = parser.line(line);
-      if (ev.packet) return meter.packet(ev.packet.stream, ev.packet.dts, ev.packet.size);
+      if (ev.packet) {
+        if (gop && ev.packet.stream === parser.videoIndex && gop.packet(ev.packet.dts, ev.packet.key, ev.packet.pts) && !longGop && !restart && !state.stopped) {
+          longGop = true; // the caller reruns decoding every frame
+          void quickStop(proc, "aborted");
+        }
+        return meter.packet(ev.packet.stream, ev.packet.dts, ev.packet.size);
+      }
       if (ev.mapped) {
         mapped = true;
         progress();
@@ -154,8 +165,8 @@ export async function runLiveOnce(ctx: LiveRunContext, plan: LiveArgs, env: Guar
   if (!state.stopped || state.keepCaptured) {
     // an image whose showinfo line never came: place it one interval after the last known pts
     for (const image of pendingImages.splice(0)) output.frame(image, lastPts === null ? 0 : lastPts + (intervalSec ?? 0));
-    const tail = stalled || restart ? null : pcm.flush(MIN_TAIL_SEC * LIVE_SAMPLE_RATE);
+    const tail = stalled || restart || longGop ? null : pcm.flush(MIN_TAIL_SEC * LIVE_SAMPLE_RATE);
     if (tail) output.segment(tail);
   }
-  return { result, parser, started, stalled, restart };
+  return { result, parser, started, stalled, restart, longGop };
 }

@@ -11,15 +11,16 @@ export interface StderrEvent {
   /** The first input stream was mapped: the outputs are set up. Not media: a server may send stale headers and nothing else. */
   mapped?: boolean;
   /** One packet ffmpeg read from an input (`-dump`): its stream index, dts (s, null when unknown) and size. */
-  packet?: { stream: number; dts: number | null; size: number };
+  packet?: { stream: number; dts: number | null; pts: number | null; size: number; key: boolean };
 }
 
 /** ffmpeg `-dump` prints every packet it reads as these lines; they are measurements, never messages. */
 const DUMP_LINE = /^(stream #\d+:| {2}(keyframe|duration|dts|size)=.*)$/;
 const DUMP_LINES = /(?<=^|[\r\n])(?:stream #\d+:| {2}(?:keyframe|duration|dts|size)=[^\r\n]*)(?:\r\n|\r|\n|$)/g;
 const DUMP_STREAM = /^stream #(\d+):$/;
-const DUMP_DTS = /^ {2}dts=(N\/A|-?[\d.]+)/;
+const DUMP_DTS = /^ {2}dts=(N\/A|-?[\d.]+)(?:\s+pts=(N\/A|-?[\d.]+))?/;
 const DUMP_SIZE = /^ {2}size=(\d+)/;
+const DUMP_KEY = /^ {2}keyframe=1/;
 
 /** `stderr` without the `-dump` packet lines, so errors and classification read only ffmpeg's messages. */
 export function withoutPacketDump(stderr: string): string {
@@ -46,6 +47,8 @@ export class LiveStderrParser {
   private block: "none" | "input0" | "other" = "none";
   private dumpStream = -1;
   private dumpDts: number | null = null;
+  private dumpKey = false;
+  private dumpPts: number | null = null;
 
   line(l: string): StderrEvent {
     if (l.charCodeAt(0) === 32 /* space */ || l.startsWith("stream #")) {
@@ -81,15 +84,22 @@ export class LiveStderrParser {
     if (st) {
       this.dumpStream = Number(st[1]);
       this.dumpDts = null;
+      this.dumpPts = null;
+      this.dumpKey = false;
+      return null;
+    }
+    if (DUMP_KEY.test(l)) {
+      this.dumpKey = true;
       return null;
     }
     const dts = DUMP_DTS.exec(l);
     if (dts) {
       this.dumpDts = dts[1] === "N/A" ? null : Number(dts[1]);
+      this.dumpPts = dts[2] === undefined || dts[2] === "N/A" ? null : Number(dts[2]);
       return null;
     }
     const size = DUMP_SIZE.exec(l);
-    if (size && this.dumpStream >= 0) return { stream: this.dumpStream, dts: this.dumpDts, size: Number(size[1]) };
+    if (size && this.dumpStream >= 0) return { stream: this.dumpStream, dts: this.dumpDts, pts: this.dumpPts, size: Number(size[1]), key: this.dumpKey };
     return DUMP_LINE.test(l) ? null : undefined;
   }
 }

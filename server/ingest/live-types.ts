@@ -30,6 +30,12 @@ export interface LivePullOptions {
   nextIndex?: { frame(): number; segment(): number };
   /** Default 1280. */
   maxWidth?: number;
+  /**
+   * Default true: at a cadence of 2 s or more only keyframes are decoded, the keyframe nearest each slot captured
+   * (within half a GOP of it); a source whose keyframes are further apart than the cadence is re-pulled once,
+   * decoding every frame. false: every frame decoded, the first one at or after each slot captured.
+   */
+  keyframes?: boolean;
   /** ffmpeg -rw_timeout (connect and read); default 10000. */
   ioTimeoutMs?: number;
   /** First media data received. */

@@ -1,5 +1,5 @@
 import { guardLiveInput, type GuardedLiveInput } from "./live-egress";
-import { buildLiveArgs, FRAME_INTERVAL_MAX_SEC, FRAME_INTERVAL_MIN_SEC, liveInputKind } from "./live-args";
+import { buildLiveArgs, FRAME_INTERVAL_MAX_SEC, FRAME_INTERVAL_MIN_SEC, KEYFRAME_MIN_CADENCE_SEC, liveInputKind } from "./live-args";
 import { LiveClock } from "./live-clock";
 import { LiveMeter } from "./live-meter";
 import { failedForNoVideoButHasAudio, liveEndOf } from "./live-outcome";
@@ -34,8 +34,10 @@ export function startLivePull(o: LivePullOptions): LivePull {
   // HLS media arrives a whole segment at a time (often 6–10 s apart), so it needs a longer grace
   const isHls = liveInputKind(o.url) === "hls";
   const stallGraceMs = isHls ? HLS_STALL_GRACE_MS : STALL_GRACE_MS;
+  // keyframes only while the source's GOP is known to fit the cadence or not yet known to exceed it
+  let keyframes = o.keyframes !== false && intervalSec !== null && intervalSec >= KEYFRAME_MIN_CADENCE_SEC;
   const argsFor = (input: GuardedLiveInput, frameIntervalSec: number | null) =>
-    buildLiveArgs({ url: input.url, inputArgs: input.inputArgs, frameIntervalSec, audio: o.audio, maxWidth: o.maxWidth ?? 1280, ioTimeoutMs, extraOutputs: frameIntervalSec === null ? undefined : o.preview?.outputArgs() });
+    buildLiveArgs({ url: input.url, inputArgs: input.inputArgs, frameIntervalSec, audio: o.audio, maxWidth: o.maxWidth ?? 1280, ioTimeoutMs, extraOutputs: frameIntervalSec === null ? undefined : o.preview?.outputArgs(), keyframesOnly: keyframes });
 
   const counters = { frames: 0, segments: 0, bytesIn: 0 };
   const state: LivePullState = { stopped: false, keepCaptured: false, current: null, parser: null, clock: new LiveClock() };
@@ -64,8 +66,10 @@ export function startLivePull(o: LivePullOptions): LivePull {
     try {
       const plan = argsFor(input, intervalSec);
       let run = await runLiveOnce(ctx, plan, input.env);
-      // the source is not H.264/AAC: once more, at once, with the preview transcoded (a fresh media clock)
-      if (!state.stopped && run.restart) {
+      // Once more, at once, with a fresh media clock: the source is not H.264/AAC (the preview transcoded), or its
+      // keyframes come less often than the cadence (every frame decoded). Each reason can come up once.
+      for (let again = 0; again < 2 && !state.stopped && (run.restart || run.longGop); again++) {
+        if (run.longGop) keyframes = false;
         state.clock = new LiveClock();
         run = await runLiveOnce(ctx, argsFor(input, intervalSec), input.env);
       }

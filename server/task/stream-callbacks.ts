@@ -17,12 +17,14 @@ const success = () => ({ code: Code.SUCCESS, message: codeMessage(Code.SUCCESS) 
 const withPassThrough = (passThrough: Record<string, unknown> | undefined) => (passThrough ? { auxInfo: { passThrough } } : {});
 
 /** §3.2 frame result (contentType 1 → imgCallback). */
-export function frameResult(o: { taskId: string; index: number; imgUrl: string; verdict: FrameVerdict; detected: boolean; stepped: boolean; capturedAt: Date; begin: number; finish: number; room?: string; btId?: string; passThrough?: Record<string, unknown> }) {
+export function frameResult(o: { taskId: string; index: number; imgUrl: string; verdict: FrameVerdict; detected: boolean; stepped: boolean; capturedAt: Date; begin: number; finish: number; room?: string; btId?: string; passThrough?: Record<string, unknown>; reusedFrom?: number }) {
   const v = o.verdict;
   const auxInfo: Record<string, unknown> = { beginProcessTime: o.begin, finishProcessTime: o.finish, imgTime: wallTime(o.capturedAt, true) };
   if (o.room) auxInfo.room = o.room;
   if (o.stepped) auxInfo.detectType = o.detected ? 1 : 2;
   if (v.notApplied.length) auxInfo.notAppliedTypes = v.notApplied;
+  // checked without running the detectors: its pixels are those of this earlier frame, whose verdict it carries
+  if (o.reusedFrom !== undefined) auxInfo.unchangedFrom = `${o.taskId}_v${o.reusedFrom}`;
   return {
     ...success(),
     requestId: `${o.taskId}_v${o.index}`,

@@ -6,6 +6,7 @@ import type { QueuedFrameInput } from "../detect/pool";
 import type { LiveFrame } from "../ingest/live";
 import type { PreviewRecorder } from "../preview";
 import { frameResult } from "./stream-callbacks";
+import { FrameReuse, framePixels, type DetectedFrame } from "./frame-reuse";
 import type { DrainLane, LaneDeps } from "./stream-lane";
 import { langOf } from "./stream-request";
 
@@ -14,6 +15,8 @@ interface FrameJob {
   settled: boolean;
   begin?: number;
   abort?: AbortController;
+  /** the verdict is the one of this earlier frame: its pixels are unchanged (frame-reuse.ts) */
+  reusedFrom?: number;
 }
 
 export interface FrameLaneDeps extends LaneDeps {
@@ -26,7 +29,8 @@ export interface FrameLaneDeps extends LaneDeps {
 export class FrameLane implements DrainLane {
   private readonly queue: FrameJob[] = [];
   private readonly detecting = new Set<FrameJob>();
-  private readonly counts = { captured: 0, checked: 0, notChecked: 0 };
+  private readonly counts = { captured: 0, checked: 0, notChecked: 0, reused: 0 };
+  private readonly reuse = new FrameReuse();
 
   constructor(private readonly d: FrameLaneDeps) {}
 
@@ -87,15 +91,22 @@ export class FrameLane implements DrainLane {
     const bizStep = Math.max(1, Number(req.data.imgBusinessDetectStep ?? 1));
     let verdict: FrameVerdict | null = null;
     try {
-      const input: QueuedFrameInput = {
-        jpeg: new Uint8Array(await fs.readFile(job.f.path)),
-        imgTypes: this.d.imgTypes,
-        imgBusinessTypes: (job.f.index - 1) % bizStep === 0 ? this.d.imgBusinessTypes : [],
-        lang: langOf(req),
-        lane: `stream:${requestId}`,
-        signal: job.abort.signal,
-      };
-      verdict = await ctx.detect.detectFrame(input);
+      const jpeg = new Uint8Array(await fs.readFile(job.f.path));
+      const imgBusinessTypes = (job.f.index - 1) % bizStep === 0 ? this.d.imgBusinessTypes : [];
+      const businessKey = imgBusinessTypes.join(",");
+      // the pixels are decoded beside the detectors (the libuv pool), only when frames may be reused
+      const pixels = ctx.config.frameReuse ? framePixels(jpeg) : null;
+      pixels?.catch(() => undefined);
+      const same = pixels ? this.reuse.match(await pixels, businessKey) : null;
+      if (same) {
+        job.reusedFrom = same.index;
+        this.counts.reused++;
+        verdict = same.verdict;
+      } else {
+        const input: QueuedFrameInput = { jpeg, imgTypes: this.d.imgTypes, imgBusinessTypes, lang: langOf(req), lane: `stream:${requestId}`, signal: job.abort.signal };
+        verdict = await ctx.detect.detectFrame(input);
+        if (pixels) this.reuse.detected({ index: job.f.index, pixels: await pixels, verdict, businessKey, detectedAt: Date.now() } satisfies DetectedFrame);
+      }
     } catch (err) {
       if (!job.settled) ctx.log(`stream ${requestId}: frame ${job.f.index} not detected: ${(err as Error).message}`);
     }
@@ -125,6 +136,7 @@ export class FrameLane implements DrainLane {
       verdict: v,
       detected: verdict !== null,
       stepped: step > 1 || verdict === null,
+      reusedFrom: job.reusedFrom,
       capturedAt: f.capturedAt,
       begin: job.begin ?? Date.now(),
       finish: Date.now(),

@@ -78,6 +78,7 @@ export class StreamPulls {
         onSegment: (s) => this.d.onSegment(s),
         onStarted: () => monitor.connected(),
         preview: this.d.preview ?? undefined,
+        keyframes: ctx.config.liveKeyframes,
       });
       this.pull = pull;
       if (this.d.stopping()) void pull.stop(); // a Close or stop() that came while it was being opened

@@ -33,16 +33,22 @@ export interface RtmpSourceOptions {
   width?: number;
   height?: number;
   fps?: number;
+  /** Keyframe interval of the looped file (default 2 s). */
+  gopSec?: number;
+  /** A plain colour instead of the moving test pattern (VideoSpec.background). */
+  background?: string;
+  /** B-frames of the looped file (VideoSpec.bFrames). */
+  bFrames?: number;
 }
 
 const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, "-").slice(0, 40) || "src";
 const PUBLISH_TIMEOUT_MS = 15_000;
 
 /** Source file for a looped source: the loop is long enough to contain every overlay window. */
-function loopSpec(name: string, o: Pick<RtmpSourceOptions, "qr" | "text" | "audio" | "width" | "height" | "fps">): VideoSpec {
+function loopSpec(name: string, o: Pick<RtmpSourceOptions, "qr" | "text" | "audio" | "width" | "height" | "fps" | "gopSec" | "background" | "bFrames">): VideoSpec {
   const lastWindow = Math.max(o.qr?.toSec ?? 0, o.text?.toSec ?? 0);
   // plain sources share one cached file; overlays get their own
-  return { name: o.qr || o.text ? `live-${name}` : "live-loop", durationSec: Math.max(6, Math.ceil(lastWindow) + 2), width: o.width ?? 640, height: o.height ?? 360, fps: o.fps ?? 15, audio: o.audio ?? "tone", qr: o.qr, text: o.text };
+  return { name: o.qr || o.text ? `live-${name}` : "live-loop", durationSec: Math.max(6, Math.ceil(lastWindow) + 2), width: o.width ?? 640, height: o.height ?? 360, fps: o.fps ?? 15, audio: o.audio ?? "tone", qr: o.qr, text: o.text, ...(o.gopSec ? { gopSec: o.gopSec } : {}), ...(o.background ? { background: o.background } : {}), ...(o.bFrames !== undefined ? { bFrames: o.bFrames } : {}) };
 }
 
 export async function startRtmpSource(o: RtmpSourceOptions): Promise<RtmpSource> {
@@ -109,13 +115,15 @@ export interface HlsSourceOptions {
   durationSec?: number;
   /** true (default): rolling playlist without ENDLIST while running, written in real time; false: a finished VOD playlist. */
   live?: boolean;
+  /** The looped file's picture and overlays (default: the shared plain 640×360 loop). */
+  spec?: Pick<RtmpSourceOptions, "qr" | "text" | "audio" | "width" | "height" | "fps" | "gopSec" | "bFrames">;
 }
 
 const segmentCount = (playlist: string) => playlist.split("\n").filter((l) => l.trim() && !l.startsWith("#")).length;
 
 export async function startHlsSource(o: HlsSourceOptions): Promise<HlsSource> {
   const live = o.live ?? true;
-  const file = await makeVideo(loopSpec(o.name, {}));
+  const file = await makeVideo(loopSpec(o.name, o.spec ?? {}));
   const root = await mkdtemp(path.join(os.tmpdir(), "hls-src-"));
   const name = safe(o.name);
   const playlist = path.join(root, name, "index.m3u8");

@@ -28,6 +28,10 @@ export interface VideoSpec {
   container?: "mp4" | "mkv" | "flv" | "webm";
   /** "testsrc2" (default, busy moving pattern) or an ffmpeg colour name for a plain background. */
   background?: string;
+  /** Keyframe interval in seconds (default: 2 s, at most 50 frames). */
+  gopSec?: number;
+  /** B-frames between references (default: x264's, 3); 0 = none. */
+  bFrames?: number;
 }
 
 /** tests/.media (gitignored), created on demand. */
@@ -107,7 +111,9 @@ export async function makeVideo(spec: VideoSpec): Promise<string> {
     ...(chain.length ? ["-filter_complex", chain.join(";"), "-map", `[${label}]`] : ["-map", "0:v"]),
     ...audio,
     ...video,
-    "-g", String(Math.min(50, fps * 2)),
+    "-g", String(o.gopSec ? Math.round(fps * o.gopSec) : Math.min(50, fps * 2)),
+    ...(o.bFrames !== undefined ? ["-bf", String(o.bFrames)] : []),
+    ...(o.gopSec ? ["-keyint_min", String(Math.round(fps * o.gopSec)), "-sc_threshold", "0"] : []),
     "-t", String(D),
     ...(o.container === "mp4" ? ["-movflags", "+faststart"] : []),
     "-f", MUXERS[o.container],

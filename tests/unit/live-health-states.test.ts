@@ -53,7 +53,7 @@ test("stale headers: the streams are mapped, yet the run got no media; the reaso
   const events = STALE_HEADERS_RUN.map((l) => parser.line(l));
   assert.equal(events.filter((e) => e.mapped).length, 1, "mapped: the outputs were set up");
   const stderr = STALE_HEADERS_RUN.join("\n");
-  const run: RunOutcome = { result: { code: 1, signal: null, stdout: Buffer.alloc(0), stderr, stoppedBy: null, stdoutTruncated: false, spawnError: null }, parser, started: false, stalled: false, restart: false };
+  const run: RunOutcome = { result: { code: 1, signal: null, stdout: Buffer.alloc(0), stderr, stoppedBy: null, stdoutTruncated: false, spawnError: null }, parser, started: false, stalled: false, restart: false, longGop: false };
   const end = liveEndOf(run, { isHls: false, bytesIn: 0 });
   assert.equal(end.reason, "failed");
   assert.equal(end.reason === "failed" && end.gotData, false, "no media bytes: not data, so the retry count is not reset");
