@@ -1,8 +1,8 @@
 // A private Redis for tests that must stop and start it (never the machine's shared one): `redis-server --port <free>
-// --save ''` as a child process; stop kills it (-9, as a crashed Redis), start brings it back on the same port,
-// empty (`--save ''`) unless `keepData` (then `--appendonly yes` in a temp folder: restarted with its data).
+// --save ''` as a child process with an append-only file in a temp folder; stop kills it (-9, as a crashed Redis),
+// start brings it back on the same port with its data, or empty (the file removed: a failover without persistence).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "./child-server";
@@ -15,19 +15,21 @@ export interface PrivateRedis {
   url: string;
   /** SIGKILL (as a crash); resolves once it is gone */
   stop(): Promise<void>;
-  /** starts it again on the same port; resolves once it answers PING */
-  start(): Promise<void>;
+  /** starts it again on the same port (with its data, or `empty`); resolves once it answers PING */
+  start(o?: { empty?: boolean }): Promise<void>;
   destroy(): Promise<void>;
 }
 
-export async function startPrivateRedis(o: { keepData?: boolean } = {}): Promise<PrivateRedis> {
+export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), "private-redis-"));
   let child: ChildProcess | null = null;
   const ping = () => spawnSync("redis-cli", ["-p", String(port), "ping"], { encoding: "utf8" }).stdout?.trim() === "PONG";
-  const start = async () => {
-    const persist = o.keepData ? ["--appendonly", "yes", "--appendfsync", "always", "--dir", dir] : ["--appendonly", "no"];
-    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persist], { stdio: "ignore" });
+  const data = path.join(dir, "data");
+  const start = async (o: { empty?: boolean } = {}) => {
+    if (o.empty) rmSync(data, { recursive: true, force: true });
+    mkdirSync(data, { recursive: true });
+    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", data], { stdio: "ignore" });
     await waitFor(async () => ping(), 15_000, 50);
   };
   const stop = async () => {
