@@ -122,7 +122,7 @@ test("PostgreSQL stopped 20 s and started: the worker lives on, streams continue
     const frames = framesOf(distinct, id);
     assert.equal(new Set(frames).size, frames.length, `a frame number used by two callbacks: ${frames.join(",")}`);
     const sorted = [...frames].sort((a, b) => a - b);
-    const gaps = sorted.filter((f, i) => i > 0 && f !== sorted[i - 1] + 1).map((f, i) => `${sorted[sorted.indexOf(f) - 1]}→${f}`);
+    const gaps = sorted.filter((f, i) => i > 0 && f !== sorted[i - 1] + 1).map((f) => `${sorted[sorted.indexOf(f) - 1]}→${f}`);
     t.diagnostic(`stream ${id}: ${frames.length} frames called back, numbers ${sorted[0]}..${sorted.at(-1)}${gaps.length ? `, gaps ${gaps.join(" ")}` : ", no gap"}`);
     // the frames captured while PostgreSQL was away were held and called back after it (returnAllImg: every frame)
     assert.deepEqual(gaps, [], `every frame number called back, the outage's too: ${sorted.join(",")}`);
