@@ -6,6 +6,7 @@
 // capacity and load in `stream_workers` (a heartbeat); the least loaded worker with room claims the next unheld
 // stream, and one whose detectors are behind claims nothing.
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { noteLoopError } from "../store/unavailable";
 import { streamWorkers, tasks, type TaskRow } from "../store/schema";
 import type { EngineContext } from "../task/context";
 import type { StreamRunner } from "../task/stream-runner";
@@ -62,7 +63,7 @@ export class StreamLeases {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.ticking = this.tick()
-        .catch((err: Error) => this.ctx.log(`stream leases: ${err.message}`))
+        .catch((err: Error) => noteLoopError("stream leases", err, (m) => this.ctx.log(m)))
         .finally(() => {
           this.ticking = null;
           this.schedule(this.handovers.standingBy ? STANDBY_TICK_MS : this.tickMs);

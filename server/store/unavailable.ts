@@ -22,3 +22,20 @@ export function isUnavailable(err: unknown): boolean {
 
 /** Seconds a client is told to wait before retrying a request refused because the store is unreachable. */
 export const UNAVAILABLE_RETRY_SEC = 5;
+
+/** The innermost message of an error chain (the driver's own words, not the failed query with its parameters). */
+function rootMessage(err: unknown): string {
+  let e = err as { cause?: unknown; message?: string } | undefined;
+  while (e?.cause && typeof e.cause === "object") e = e.cause as typeof e;
+  return String(e?.message ?? err).split("\n")[0].slice(0, 160);
+}
+
+const lastNoted = new Map<string, number>();
+/** A loop's error line: for an unreachable store/queue one short line per `where` every 30 s (no query text). */
+export function noteLoopError(where: string, err: unknown, log: ((m: string) => void) | undefined): void {
+  if (!isUnavailable(err)) return void log?.(`${where}: ${(err as Error).message}`);
+  const now = Date.now();
+  if (now - (lastNoted.get(where) ?? 0) < 30_000) return;
+  lastNoted.set(where, now);
+  log?.(`${where}: the store or queue is unreachable (${rootMessage(err)}); retrying`);
+}
