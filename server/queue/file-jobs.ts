@@ -41,7 +41,8 @@ export function fileJobs(redisUrl: string, prefix: string): FileJobs {
   const queue = new Queue<FileJobData>(QUEUE, { connection: { ...connection(redisUrl), maxRetriesPerRequest: 1, enableOfflineQueue: false }, prefix });
   queue.on("error", () => undefined);
   // GET /metrics shows a Redis outage while it lasts (moderation_dependency_up{dependency="queue"})
-  metrics().dependencies.set("queue", () => queue.getWaitingCount());
+  const probe = () => queue.getWaitingCount();
+  metrics().dependencies.set("queue", probe);
   return {
     async add(requestId) {
       // the job id is the task's: a second add while the job waits or runs is a no-op. A job of that id that already
@@ -53,7 +54,10 @@ export function fileJobs(redisUrl: string, prefix: string): FileJobs {
     },
     waiting: () => queue.getWaitingCount(),
     takers: () => queue.getWorkersCount(),
-    close: () => queue.close(),
+    close: () => {
+      if (metrics().dependencies.get("queue") === probe) metrics().dependencies.delete("queue");
+      return queue.close();
+    },
   };
 }
 
