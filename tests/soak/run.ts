@@ -115,7 +115,7 @@ while (Date.now() < deadline && (ended() < streamIds.length || filesDone() < fil
 await sample();
 
 // RSS growth over the last two thirds (after warm-up): first vs last sample of that window
-const warm = samples.filter((s) => s.minute >= minutes / 3);
+const warm = samples.slice(0, -1).filter((s) => s.minute >= minutes / 3); // the last sample is after Close
 const growth = (k: string) => (warm.length > 1 ? (warm.at(-1)![k] - warm[0][k]) / warm[0][k] : null);
 const summary = {
   minutesRun: (Date.now() - started) / 60_000,
