@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { EventEmitter } from "node:events";
 import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { noteLoopError } from "../store/unavailable";
 import { pinnedRequest, type CheckedTarget } from "../net/pinned";
 import type { Db } from "../store/db";
 import { deliveries, deliveryAttempts, tasks, type DeliveryRow } from "../store/schema";
@@ -173,7 +174,7 @@ export class Dispatcher extends EventEmitter<{ outcome: [DeliveryOutcome]; queue
           this.inFlight.add(d.id);
           void this.claim(d)
             .then((mine) => (mine ? this.attempt(d) : undefined))
-            .catch((err: Error) => this.o.log?.(`dispatcher: ${err.message}`))
+            .catch((err: Error) => noteLoopError("dispatcher", err, this.o.log))
             .finally(() => {
               this.inFlight.delete(d.id);
               this.kick();
@@ -181,7 +182,7 @@ export class Dispatcher extends EventEmitter<{ outcome: [DeliveryOutcome]; queue
         }
       }
     } catch (err) {
-      this.o.log?.(`dispatcher: ${(err as Error).message}`);
+      noteLoopError("dispatcher", err, this.o.log);
     } finally {
       this.ticking = false;
     }

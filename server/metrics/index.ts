@@ -24,7 +24,12 @@ export interface Metrics {
   pullRetries: client.Counter;
   callbackOutcomes: client.Counter<"outcome">;
   engines: Set<Engine>;
+  /** reachability probes of the shared services this process uses (store, queue): 1 up, 0 unreachable */
+  dependencies: Map<string, () => Promise<unknown>>;
 }
+
+/** A probe slower than this counts as down (a scrape must answer while a service hangs). */
+const PROBE_TIMEOUT_MS = 2000;
 
 const KEY = Symbol.for("moderation.metrics");
 
@@ -35,6 +40,7 @@ function build(): Metrics {
   const m: Metrics = {
     registry,
     engines,
+    dependencies: new Map(),
     requests: new client.Counter({ name: "moderation_requests_total", help: "v4 requests answered, by endpoint and business code", labelNames: ["endpoint", "code"], registers: [registry] }),
     frames: new client.Counter({ name: "moderation_stream_frames_total", help: "live frames by state: captured, checked, not_checked (called back with detectType 2)", labelNames: ["state"], registers: [registry] }),
     segments: new client.Counter({ name: "moderation_stream_segments_total", help: "live audio segments by state: captured, checked, not_checked", labelNames: ["state"], registers: [registry] }),
@@ -60,6 +66,24 @@ function build(): Metrics {
         for (const r of rows) if (r.status !== "delivered") this.inc({ status: r.status }, Number(r.n));
       }
       for (const status of ["pending", "exhausted"]) this.inc({ status }, 0);
+    },
+  });
+  new client.Gauge({
+    name: "moderation_dependency_up",
+    help: "whether this process reaches a shared service right now (store = its database, queue = Redis): 1 up, 0 unreachable",
+    labelNames: ["dependency"],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const probes = new Map(m.dependencies);
+      // every engine's store (one per process in practice)
+      [...engines].forEach((e, i) => probes.set(i ? `store${i}` : "store", () => e.ctx.store.db.execute(sql`SELECT 1`)));
+      await Promise.all([...probes].map(async ([dependency, probe]) => {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("timeout")), PROBE_TIMEOUT_MS)));
+        const up = await Promise.race([probe(), timeout]).then(() => 1, () => 0).finally(() => clearTimeout(timer));
+        this.set({ dependency }, up);
+      }));
     },
   });
   return m;

@@ -4,6 +4,7 @@
 // check hands the job to another worker, which runs the file again from scratch (the pipeline is re-runnable and a
 // finished task is never run twice: its stored status says so).
 import { DelayedError, Queue, Worker, type Job } from "bullmq";
+import { metrics } from "../metrics";
 
 const QUEUE = "video-files";
 
@@ -39,6 +40,9 @@ export function fileJobs(redisUrl: string, prefix: string): FileJobs {
   // the producer fails fast while Redis is away (the task is stored already; the sweep queues it once Redis is back)
   const queue = new Queue<FileJobData>(QUEUE, { connection: { ...connection(redisUrl), maxRetriesPerRequest: 1, enableOfflineQueue: false }, prefix });
   queue.on("error", () => undefined);
+  // GET /metrics shows a Redis outage while it lasts (moderation_dependency_up{dependency="queue"})
+  const probe = () => queue.getWaitingCount();
+  metrics().dependencies.set("queue", probe);
   return {
     async add(requestId) {
       // the job id is the task's: a second add while the job waits or runs is a no-op. A job of that id that already
@@ -50,7 +54,10 @@ export function fileJobs(redisUrl: string, prefix: string): FileJobs {
     },
     waiting: () => queue.getWaitingCount(),
     takers: () => queue.getWorkersCount(),
-    close: () => queue.close(),
+    close: () => {
+      if (metrics().dependencies.get("queue") === probe) metrics().dependencies.delete("queue");
+      return queue.close();
+    },
   };
 }
 

@@ -19,6 +19,7 @@ import { clientIp } from "../service/client-ip";
 import { addressGroup } from "../net/address-group";
 import { DASHBOARD_PRINCIPAL } from "../service/principals";
 import { plainHost } from "../net/host-header";
+import { isUnavailable, UNAVAILABLE_RETRY_SEC } from "../store/unavailable";
 
 type Verb<S extends z.ZodType> = (engine: Engine, input: z.output<S>, keyId: string, baseUrl: string) => Promise<object>;
 
@@ -143,10 +144,17 @@ async function answer(engine: Engine, r: Route | undefined, req: http.IncomingMe
       if (retry) extra["retry-after"] = String(retry);
       return send(res, 200, { code: err.code, message: err.message, requestId: newRequestId() }, extra, endpointOf(req));
     }
+    if (isUnavailable(err)) {
+      engine.ctx.log(`service unavailable on ${req.url}: ${(err as Error).message}`);
+      return send(res, 200, { code: Code.SERVICE_FAILURE, message: UNAVAILABLE_MESSAGE, requestId: newRequestId() }, { "retry-after": String(UNAVAILABLE_RETRY_SEC) }, endpointOf(req));
+    }
     engine.ctx.log(`service error on ${req.url}: ${(err as Error).stack ?? err}`);
     send(res, 200, { code: Code.SERVICE_FAILURE, message: codeMessage(Code.SERVICE_FAILURE), requestId: newRequestId() }, {}, endpointOf(req));
   }
 }
+
+/** 1903 when the store or queue cannot be reached: nothing was accepted, the same request can be sent again. */
+const UNAVAILABLE_MESSAGE = `${codeMessage(Code.SERVICE_FAILURE)}: the store or queue is temporarily unavailable (PostgreSQL/Redis unreachable); nothing was accepted, retry in ${UNAVAILABLE_RETRY_SEC} s`;
 
 /** The v4 path a request was answered on (one of SERVICE_PATHS: the label set stays bounded). */
 const endpointOf = (req: http.IncomingMessage) => new URL(req.url ?? "/", "http://x").pathname;
@@ -174,6 +182,7 @@ export async function callInProcess(engine: Engine, path: string, raw: unknown, 
     return await run(engine, r, { ...raw, accessKey: DASHBOARD_PRINCIPAL }, DASHBOARD_PRINCIPAL, baseUrl);
   } catch (err) {
     if (err instanceof ApiError) return { code: err.code, message: err.message, requestId: newRequestId() };
+    if (isUnavailable(err)) return { code: Code.SERVICE_FAILURE, message: UNAVAILABLE_MESSAGE, requestId: newRequestId() };
     engine.ctx.log(`service error on ${path} (dashboard): ${(err as Error).stack ?? err}`);
     return { code: Code.SERVICE_FAILURE, message: codeMessage(Code.SERVICE_FAILURE), requestId: newRequestId() };
   }

@@ -6,6 +6,7 @@
 // capacity and load in `stream_workers` (a heartbeat); the least loaded worker with room claims the next unheld
 // stream, and one whose detectors are behind claims nothing.
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { noteLoopError } from "../store/unavailable";
 import { streamWorkers, tasks, type TaskRow } from "../store/schema";
 import type { EngineContext } from "../task/context";
 import type { StreamRunner } from "../task/stream-runner";
@@ -62,7 +63,7 @@ export class StreamLeases {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.ticking = this.tick()
-        .catch((err: Error) => this.ctx.log(`stream leases: ${err.message}`))
+        .catch((err: Error) => noteLoopError("stream leases", err, (m) => this.ctx.log(m)))
         .finally(() => {
           this.ticking = null;
           this.schedule(this.handovers.standingBy ? STANDBY_TICK_MS : this.tickMs);
@@ -126,11 +127,14 @@ export class StreamLeases {
     if (peers.some((p) => p.name !== owner && p.behind === 0 && (p.capacity === 0 || p.held < p.capacity) && p.held < this.runner.active)) return;
     // a holder stopping gracefully waits on its offers: they come first
     if (await this.handovers.standBy()) return;
-    // one stream per tick; the previous holder (if any) is read in the same statement for the handover note
+    // one stream per tick; the previous holder (if any) is read in the same statement for the handover note. A lease
+    // that ran out is not taken within a lease period of a PostgreSQL (re)start: its holder could not renew during the
+    // outage but may still be pulling; it renews on its next tick (issue #30: leases not stolen by a restart)
     const claimed = (await db.execute(sql`
       WITH c AS (
         SELECT request_id, lease_owner AS prev_owner, lease_until AS prev_until FROM tasks
-        WHERE kind IN ('videostream', 'audiostream') AND status = 'running' AND (lease_until IS NULL OR lease_until < now())
+        WHERE kind IN ('videostream', 'audiostream') AND status = 'running'
+          AND (lease_until IS NULL OR (lease_until < now() AND now() > pg_postmaster_start_time() + make_interval(secs => ${this.o.leaseSec})))
         ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED
       )
       UPDATE tasks t SET lease_owner = ${owner}, lease_until = ${this.leaseEnd} FROM c WHERE t.request_id = c.request_id

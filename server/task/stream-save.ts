@@ -2,7 +2,11 @@
 // after another, each after a save.
 import { and, eq } from "drizzle-orm";
 import { tasks, type StreamState } from "../store/schema";
+import { isUnavailable } from "../store/unavailable";
 import type { EngineContext } from "./context";
+
+/** How long a live task holds its callbacks while the store is unreachable before it gives up on one (logged). */
+const STORE_OUTAGE_HOLD_MS = 10 * 60_000;
 
 export interface FencedStateOptions {
   ctx: Pick<EngineContext, "store" | "log">;
@@ -93,13 +97,34 @@ export class CallbackChain {
       return;
     }
     this.tail = this.tail
-      .then(async () => {
-        await this.state.save();
-        // scaled mode: the save is fenced by the lease; one that found the stream held elsewhere sends nothing more
-        if (this.state.leaseLost) return;
-        await enqueue();
-      })
+      .then(() =>
+        this.whileUnavailable(async () => {
+          await this.state.save();
+          // scaled mode: the save is fenced by the lease; one that found the stream held elsewhere sends nothing more
+          if (this.state.leaseLost) return;
+          await enqueue();
+        }),
+      )
       .catch((err) => this.ctx.log(`stream ${this.requestId}: ${(err as Error).stack ?? err}`));
+  }
+
+  /**
+   * The store unreachable (a PostgreSQL restart or failover): the callback is held here, in order, and tried again
+   * until the store is back (up to STORE_OUTAGE_HOLD_MS), so what is due in the outage is delivered after it.
+   */
+  private async whileUnavailable(write: () => Promise<void>): Promise<void> {
+    const since = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await write();
+        if (attempt > 0) this.ctx.log(`stream ${this.requestId}: store reachable again after ${Math.round((Date.now() - since) / 1000)} s; held callbacks queued`);
+        return;
+      } catch (err) {
+        if (!isUnavailable(err) || Date.now() - since > STORE_OUTAGE_HOLD_MS) throw err;
+        if (attempt === 0) this.ctx.log(`stream ${this.requestId}: store unreachable (${(err as Error).message.split("\n")[0].slice(0, 120)}); holding callbacks until it is back`);
+        await new Promise((r) => setTimeout(r, Math.min(5000, 250 * 2 ** attempt)));
+      }
+    }
   }
 
   seal(): void {

@@ -12,6 +12,7 @@ import { requireOutboxRoom } from "./outbox-policy";
 import { DASHBOARD_PRINCIPAL } from "../service/principals";
 import { checkCallbackTarget, checkMediaSource, requireAllowed } from "./url-policy";
 import { closeElsewhere, clusterFull, runningCount, runningDuplicate } from "../scale/stream-leases";
+import { requireDiskRoom } from "../store/disk-guard";
 
 type Product = "videostream" | "audiostream";
 
@@ -45,6 +46,7 @@ export async function submitStream(ctx: EngineContext, runner: StreamRunner, pro
     if (full) throw tooMany(product, `the service is at capacity: ${full}; try again later`);
   } else requireCapacity(ctx, runner, product);
   await requireOutboxRoom(ctx, keyId);
+  await requireDiskRoom(ctx.config.dataDir);
 
   const now = new Date();
   const requestId = newRequestId();

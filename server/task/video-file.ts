@@ -6,6 +6,7 @@ import { ApiError, invalid } from "./errors";
 import { newRequestId } from "./ids";
 import { requireOutboxRoom } from "./outbox-policy";
 import { checkCallbackTarget, checkMediaSource, requireAllowed } from "./url-policy";
+import { requireDiskRoom } from "../store/disk-guard";
 
 /** The normalised /video/v4 request fields the pipeline reads (the zod contract guarantees them). */
 export interface VideoFileRequest {
@@ -55,6 +56,7 @@ export async function submitVideoFile(ctx: EngineContext, req: VideoFileRequest,
   const full = await queueFull();
   if (full) throw new ApiError(Code.QPS_LIMIT, `${codeMessage(Code.QPS_LIMIT)}: ${full}`);
   await requireOutboxRoom(ctx, keyId);
+  await requireDiskRoom(ctx.config.dataDir);
   const now = new Date();
   const requestId = newRequestId();
   const { accessKey: _secret, ...stored } = req;

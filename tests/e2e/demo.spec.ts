@@ -10,7 +10,12 @@ test("start the sample stream from the wall, watch frames arrive, close it", asy
   await expect(page).toHaveURL(/\/streams\/[0-9a-f]{32}$/, { timeout: 60_000 });
   await expect(page.getByTestId("frame-event").first()).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId("audio-event").first()).toBeVisible({ timeout: 60_000 });
-  // a second start re-opens the running task instead of starting a duplicate
+  const first = page.url();
+  // a second start (a real second click) re-opens the running task instead of starting a duplicate
+  await page.goto("/streams");
+  await page.getByTestId("new-stream").click();
+  await page.getByTestId("sample-start").click();
+  await expect(page).toHaveURL(first, { timeout: 60_000 });
   await page.goto("/streams");
   await expect(page.getByTestId("stream-card").filter({ hasText: "Sample stream" })).toHaveCount(1);
   await page.getByTestId("stream-card").filter({ hasText: "Sample stream" }).getByTestId("close-stream").click();

@@ -65,9 +65,10 @@ async function inspect(dataDir: string, databaseUrl: string | null) {
   }
 }
 
+// both backends run every case, the live-stream ones included; a backend that is missing is a counted skip
 const backends: Array<{ name: string; databaseUrl: string | null; stream: boolean }> = [{ name: "PGlite", databaseUrl: null, stream: true }];
-if (process.env.DATABASE_URL) backends.push({ name: "PostgreSQL", databaseUrl: process.env.DATABASE_URL, stream: false });
-else console.log("# crash safety: skipping the PostgreSQL variant: DATABASE_URL is not set");
+if (process.env.DATABASE_URL) backends.push({ name: "PostgreSQL", databaseUrl: process.env.DATABASE_URL, stream: true });
+else test("kill -9 and restart (PostgreSQL)", { skip: "DATABASE_URL is not set" }, () => undefined);
 
 for (const backend of backends) {
   describe(`kill -9 and restart (${backend.name})`, async () => {

@@ -76,7 +76,8 @@ describe("a stream's end keeps the evidence", () => {
       const closeAt = Date.now();
       const close = await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: id });
       assert.equal(close.code, 1100);
-      assert.ok(Date.now() - closeAt < 3000, "Close answers once the pull stopped, without waiting for the drain");
+      // Close answers once the pull stopped, without waiting for the drain: the stream-end is not there yet
+      assert.equal(endOf(rx.received, id), undefined, "Close answered before the drain ended");
       const atClose = health(svc, id);
       assert.equal(atClose.phase, "ending");
       assert.ok(atClose.frames.waiting + atClose.frames.detecting >= 1, `frames were still undetected at Close: ${JSON.stringify(atClose.frames)}`);
@@ -220,8 +221,8 @@ describe("the drain is bounded (STREAM_DRAIN_TIMEOUT_SEC)", () => {
       const closeAt = Date.now();
       await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: id });
       await rx.until((r) => Boolean(endOf(r, id)), 20_000);
-      const end = endOf(rx.received, id)!;
-      assert.ok(end.at - closeAt < 4000, `the stream-end came after the 1 s bound, not after the slow detections (${end.at - closeAt} ms)`);
+      // the stream-end came after the 1 s bound, not after the slow detections: those are still running when it arrives
+      assert.ok(pool(svc).stats().pending >= 1, `slow detections still under way at the stream-end (${Date.now() - closeAt} ms after Close)`);
       const h = await assertAccounted(svc, id, rx.received);
       assert.ok(h.frames.notChecked >= 2, JSON.stringify(h.frames));
     } finally {
