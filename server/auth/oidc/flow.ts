@@ -154,8 +154,10 @@ export function createOidc(o: OidcOptions) {
         claims = c;
         accessToken = tokens.access_token;
       } catch (err) {
-        const e = err as Error & { code?: string };
-        return refuse(req, "rejected", { error: e.code ?? e.name, message: e.message.slice(0, 200) });
+        // openid-client wraps the precise check that failed (state, nonce, iss, …) in `cause`
+        const e = err as Error & { code?: string; cause?: { message?: unknown; code?: unknown } };
+        const why = typeof e.cause?.message === "string" ? `${e.message}: ${e.cause.message}` : e.message;
+        return refuse(req, "rejected", { error: e.code ?? e.name, message: why.slice(0, 300) });
       }
       let names: Record<string, unknown> = claims;
       let groups: unknown = claims[s.roleClaim];

@@ -72,11 +72,12 @@ const Env = z.object({
     .string()
     .trim()
     .url("OIDC_ISSUER must be a URL (the issuer, e.g. https://login.example.com/realms/staff)")
+    // zod runs these even after .url() failed: an unparsable URL is left to that message
     .refine((u) => {
-      const url = new URL(u);
-      return url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK.has(url.hostname));
+      const url = URL.canParse(u) ? new URL(u) : null;
+      return !url || url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK.has(url.hostname));
     }, "OIDC_ISSUER must use https (http only for localhost / 127.0.0.1)")
-    .refine((u) => !new URL(u).search && !new URL(u).hash, "OIDC_ISSUER must not carry a query or fragment"),
+    .refine((u) => !URL.canParse(u) || (!new URL(u).search && !new URL(u).hash), "OIDC_ISSUER must not carry a query or fragment"),
   OIDC_CLIENT_ID: z.string({ error: "OIDC_CLIENT_ID is required when OIDC_ISSUER is set" }).trim().min(1, "OIDC_CLIENT_ID is required when OIDC_ISSUER is set").max(512),
   OIDC_CLIENT_SECRET: z.string().max(4096).optional(),
   OIDC_ROLE_CLAIM: z.string().trim().regex(/^[A-Za-z0-9_.:/-]{1,100}$/, "OIDC_ROLE_CLAIM must be a claim name (letters, digits, _ . : / -)").default("groups"),
@@ -91,7 +92,7 @@ const Env = z.object({
 });
 
 /** OIDC settings from the environment, validated at start; throws with every problem named. */
-export function loadOidcSettings(env: NodeJS.ProcessEnv): OidcSettings | null {
+export function loadOidcSettings(env: Record<string, string | undefined>): OidcSettings | null {
   const present = (k: string) => env[k] !== undefined && env[k] !== "";
   if (!present("OIDC_ISSUER")) {
     const stray = ["OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET", "OIDC_ROLE_MAP"].filter(present);
