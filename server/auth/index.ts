@@ -152,7 +152,8 @@ export async function createAuth(o: AuthOptions) {
       }
       throttle.fail(ip, name);
       const row = await userByName(name);
-      const ok = row ? await verifyPassword(row.passwordHash, password) : (await verifyPassword(await decoyHash(), password), false);
+      // an unknown name and an identity provider's account cost the same argon2 work: timing reveals neither
+      const ok = row && !row.external ? await verifyPassword(row.passwordHash, password) : (await verifyPassword(await decoyHash(), password), false);
       // an account of the identity provider (OIDC) has no password here: its name never signs in with one
       if (!row || !ok || row.disabled || row.external) {
         await auth.audit({ username: name, action: "auth.signin", outcome: row?.external ? "external-account" : row?.disabled && ok ? "disabled" : "failed", ip });
@@ -224,6 +225,7 @@ export async function createAuth(o: AuthOptions) {
       if (wait > 0) throw new AuthError(`too many wrong current passwords; try again in ${Math.ceil(wait / 60_000)} min`, 429, Math.ceil(wait / 1000));
       passwordThrottle.fail(userId, userId);
       const row = (await db.select().from(users).where(eq(users.id, userId)).limit(1))[0];
+      if (row?.external) throw new AuthError("this account signs in through the identity provider: change the password there", 400);
       if (!row || !(await verifyPassword(row.passwordHash, current))) throw new AuthError("current password is wrong", 400);
       passwordThrottle.succeed(userId, userId);
       const problem = passwordProblem(next);

@@ -116,6 +116,7 @@ describe("sign-in with OpenID Connect", () => {
     assert.equal((await lastAudit()).outcome, "external-account");
     const admin = (await userNamed("admin"))!;
     await assert.rejects(auth.updateUser(admin.id, alice.id, { resetPassword: true }), /signs in through the identity provider/);
+    await assert.rejects(auth.changePassword(alice.id, "!external", "a-new-password-123"), /signs in through the identity provider/);
   });
 
   test("a state from another sign-in is refused (login CSRF), as is a callback without the flow cookie", async () => {
