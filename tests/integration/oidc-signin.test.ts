@@ -132,6 +132,15 @@ describe("sign-in with OpenID Connect", () => {
     assert.match(String(a.detail?.message), /state/);
     const none = await callback(new CookieJar(), theirs);
     assert.equal(none.headers.get("location"), "/signin?error=expired");
+    // the sealed flow cookie cannot be altered: one changed character and the callback finds no flow
+    const jar = new CookieJar();
+    const back = await signInAtIdp(jar, (await start(jar)).href, "alice", `${base}${OIDC_CALLBACK_PATH}`);
+    const sealed = jar.get(base, OIDC_FLOW_COOKIE)!;
+    const i = sealed.indexOf(".") + 3;
+    const forged = await fetch(back, { headers: { cookie: `${OIDC_FLOW_COOKIE}=${sealed.slice(0, i)}${sealed[i] === "A" ? "B" : "A"}${sealed.slice(i + 1)}` }, redirect: "manual" });
+    assert.equal(forged.headers.get("location"), "/signin?error=expired");
+    assert.equal((await callback(jar, back)).status, 303, "the untouched cookie still works");
+    assert.ok(jar.get(base, "mp_session"), "and signs in");
   });
 
   test("the nonce and the issuer are checked: a changed nonce or a mixed-up issuer is refused", async () => {
