@@ -77,6 +77,18 @@ test("a reviewer-mapped user gets the reviewer role and cannot open /users", asy
   await expect(page.getByRole("heading", { name: "Not allowed" })).toBeVisible();
 });
 
+test("a lead of the company is a supervisor; the users page marks provider accounts and offers them no password reset", async ({ page }) => {
+  await page.goto(`${server!.url}/signin?next=%2Fusers`);
+  await page.getByRole("link", { name: "Sign in with Corp SSO" }).click();
+  await atProvider(page, "sam");
+  await expect(page).toHaveURL(`${server!.url}/users`);
+  await expect(page.getByTestId("user-role")).toHaveText("supervisor");
+  const alice = page.getByRole("row", { name: /alice/ });
+  await expect(alice).toContainText("signs in with the identity provider");
+  await expect(alice.getByRole("button", { name: "Reset password" })).toHaveCount(0);
+  await expect(page.getByRole("row", { name: /admin/ }).getByRole("button", { name: "Reset password" })).toBeVisible();
+});
+
 test("a company account in no mapped group is refused with a clear message, and gets no session", async ({ page }) => {
   await page.goto(`${server!.url}/signin`);
   await page.getByRole("link", { name: "Sign in with Corp SSO" }).click();
