@@ -13,6 +13,7 @@ import { createDemo } from "./dashboard/demo";
 import { inProcessFetch } from "./dashboard/in-process";
 import { createAuth } from "./auth";
 import { createAuthApi } from "./auth/api";
+import { createOidc } from "./auth/oidc/flow";
 import { gate, type GateOptions } from "./auth/gate";
 import { hubAccess } from "./auth/hub-access";
 import { createSettingsApi } from "./settings/api";
@@ -59,6 +60,8 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
 
   const auth = await createAuth({ store, dataDir: config.dataDir, sessionSecret: config.sessionSecret, sessionTtlHours: config.sessionTtlHours, initialPassword: config.supervisorInitialPassword, log, signInAccountBudget: config.signIn.accountFailures, signInMaxDelaySec: config.signIn.maxDelaySec });
   if (opts.withNext) await auth.bootstrap();
+  const oidc = config.oidc ? createOidc({ settings: config.oidc, auth, store, publicBaseUrl: config.publicBaseUrl, log }) : null;
+  if (config.oidc) log(`> sign-in with OpenID Connect: ${config.oidc.issuer.href}${config.publicBaseUrl ? "" : " (no PUBLIC_BASE_URL: only a localhost address can be its redirect URI)"}`);
   const gateOptions: GateOptions = {
     auth,
     dev: config.dev,
@@ -215,7 +218,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   });
   const settings = createSettingsApi({ store: createSettingsStore(store.db), incidentLevel: async (id) => (await incidents.get(id))?.riskLevel ?? null });
   const reviewMetrics = createReviewMetrics({ db: store.db });
-  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth, { onItemReview: (r) => incidents.decideByItem(r) }), status, incidents, queues, reviewMetrics, rules, settings });
+  setRegistry({ engine, dashboard: dashboardApi, hub, demo, auth: createAuthApi(auth, { onItemReview: (r) => incidents.decideByItem(r) }), status, incidents, queues, reviewMetrics, rules, settings, oidc });
   await engine?.start();
   retention.start();
   void rules.resume();

@@ -3,6 +3,7 @@ import path from "node:path";
 import { checkedSecret, parseSigningSecrets } from "./callback/signature";
 import { LOOPBACK, publishKeyProblem, type IngestAccessConfig } from "./demo/ingest-access";
 import { NetworkList } from "./net/networks";
+import { loadOidcSettings, type OidcSettings } from "./auth/oidc/settings";
 
 /** Every environment variable the product reads; docs/configuration.md documents each. */
 export interface Config {
@@ -82,6 +83,8 @@ export interface Config {
   transcribe: { baseUrl: string; apiKey?: string; model?: string } | null;
   /** dashboard sign-in: cookie signing key (null → generated in DATA_DIR), session lifetime, first supervisor's password */
   sessionSecret: string | null;
+  /** OIDC_*: sign-in with the company's identity provider (docs: configuration); null = local accounts only */
+  oidc: OidcSettings | null;
   sessionTtlHours: number;
   supervisorInitialPassword: string | null;
   /** SIGNIN_ACCOUNT_FAILURES / SIGNIN_MAX_DELAY_SEC: an account's failed sign-ins from all addresses before its attempts are spaced out, and the longest space */
@@ -218,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     callbackQueueMaxTotal: Math.floor(num("CALLBACK_QUEUE_MAX_TOTAL", 50_000, env)),
     transcribe: env.TRANSCRIBE_BASE_URL ? { baseUrl: env.TRANSCRIBE_BASE_URL.replace(/\/+$/, ""), apiKey: env.TRANSCRIBE_API_KEY || undefined, model: env.TRANSCRIBE_MODEL || undefined } : null,
     sessionSecret: env.SESSION_SECRET || null,
+    oidc: loadOidcSettings(env),
     sessionTtlHours: num("SESSION_TTL_HOURS", 12, env),
     supervisorInitialPassword: env.SUPERVISOR_INITIAL_PASSWORD || null,
     signIn: { accountFailures: Math.max(1, Math.floor(num("SIGNIN_ACCOUNT_FAILURES", 10, env))), maxDelaySec: Math.max(1, num("SIGNIN_MAX_DELAY_SEC", 60, env)) },

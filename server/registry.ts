@@ -11,6 +11,7 @@ import type { Incidents } from "./incidents";
 import type { ReviewMetricsApi } from "./metrics/review";
 import type { Queues } from "./queues";
 import type { SettingsApi } from "./settings/api";
+import type { Oidc } from "./auth/oidc/flow";
 
 export interface Registry {
   engine: Engine | null; // null when the dashboard drives a remote service
@@ -30,6 +31,8 @@ export interface Registry {
   reviewMetrics: ReviewMetricsApi;
   /** Per-user alert and wellness settings, the team default, the exposure count */
   settings: SettingsApi;
+  /** Sign-in through the identity provider (OIDC_ISSUER); null when not configured */
+  oidc: Oidc | null;
 }
 
 const KEY = Symbol.for("moderation-platform.registry");

@@ -9,7 +9,7 @@ import Panel from "@/components/ui/Panel";
 import { Field, inputCls } from "@/components/ui/form";
 import { ROLE_DESCRIPTIONS, ROLES, type Role, type SessionUser } from "@/lib/roles";
 
-type UserRow = SessionUser & { disabled: boolean; createdAt: string };
+type UserRow = SessionUser & { disabled: boolean; createdAt: string; external?: string | null };
 type Changed = { user: SessionUser; password?: string; message: string };
 
 /** Supervisors: accounts, roles, disable, one-time passwords (shown once). */
@@ -94,11 +94,17 @@ export default function UsersPage() {
                     ))}
                   </select>
                 </td>
-                <td className="px-3 py-2 text-xs text-zinc-400">{u.disabled ? "disabled" : u.mustChangePassword ? "one-time password pending" : "active"}</td>
+                <td className="px-3 py-2 text-xs text-zinc-400">
+                  {u.disabled ? "disabled" : u.mustChangePassword ? "one-time password pending" : "active"}
+                  {/* an identity provider's account: no password here, its role is mapped again at each sign-in */}
+                  {u.external ? " · signs in with the identity provider" : ""}
+                </td>
                 <td className="space-x-2 px-3 py-2 text-right">
-                  <button className="text-xs text-sky-300 hover:underline" onClick={() => window.confirm(`Reset the password of ${u.username}?`) && change.mutate({ id: u.id, resetPassword: true })}>
-                    Reset password
-                  </button>
+                  {!u.external && (
+                    <button className="text-xs text-sky-300 hover:underline" onClick={() => window.confirm(`Reset the password of ${u.username}?`) && change.mutate({ id: u.id, resetPassword: true })}>
+                      Reset password
+                    </button>
+                  )}
                   {u.id !== me?.id && (
                     <button className="text-xs text-red-300 hover:underline" onClick={() => change.mutate({ id: u.id, disabled: !u.disabled })}>
                       {u.disabled ? "Enable" : "Disable"}

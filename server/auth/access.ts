@@ -36,6 +36,8 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   { methods: ["GET", "HEAD"], path: /^\/api\/health$/, access: "public" },
   { methods: ["GET", "HEAD"], path: /^\/signin$/, access: "public" },
   { methods: ["POST"], path: /^\/api\/auth\/signin$/, access: "public", csrfExempt: true },
+  // sign-in through the identity provider (server/auth/oidc): state, nonce and PKCE in a sealed cookie guard the callback
+  { methods: ["GET", "HEAD"], path: /^\/api\/auth\/oidc\/(start|callback)$/, access: "public" },
   { methods: ["POST"], path: /^\/api\/auth\/signout$/, access: "signed-in", audit: "auth.signout" },
   { methods: ["POST"], path: /^\/api\/auth\/password$/, access: "signed-in", audit: "auth.password" },
   { methods: ["GET", "HEAD"], path: /^\/api\/auth\/me$/, access: "signed-in" },

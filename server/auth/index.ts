@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { and, desc, eq, gt, inArray, lt, ne, sql, type SQL } from "drizzle-orm";
@@ -61,6 +61,8 @@ export interface AuditEntry {
   outcome: string;
   ip: string;
   detail?: Record<string, unknown> | null;
+  /** anyone can cause this refusal (e.g. a forged OIDC callback): written within AuditBudget's limits */
+  bounded?: boolean;
 }
 
 /** Refusals anyone can cause, written within AuditBudget's limits: requests without a session, throttled sign-ins. */
@@ -150,12 +152,20 @@ export async function createAuth(o: AuthOptions) {
       }
       throttle.fail(ip, name);
       const row = await userByName(name);
-      const ok = row ? await verifyPassword(row.passwordHash, password) : (await verifyPassword(await decoyHash(), password), false);
-      if (!row || !ok || row.disabled) {
-        await auth.audit({ username: name, action: "auth.signin", outcome: row?.disabled && ok ? "disabled" : "failed", ip });
+      // an unknown name and an identity provider's account cost the same argon2 work: timing reveals neither
+      const ok = row && !row.external ? await verifyPassword(row.passwordHash, password) : (await verifyPassword(await decoyHash(), password), false);
+      // an account of the identity provider (OIDC) has no password here: its name never signs in with one
+      if (!row || !ok || row.disabled || row.external) {
+        await auth.audit({ username: name, action: "auth.signin", outcome: row?.external ? "external-account" : row?.disabled && ok ? "disabled" : "failed", ip });
         throw new AuthError("wrong username or password", 401);
       }
       throttle.succeed(ip, name);
+      const s = await auth.openSession(row, ip, userAgent, { method: "password" });
+      return { ...s, device: deviceToken(name) };
+    },
+
+    /** A new session for an account whose sign-in was checked (password here, or an identity provider): same cookies, CSRF token and lifetime. */
+    async openSession(row: UserRow, ip: string, userAgent: string | null, detail: Record<string, unknown>): Promise<Omit<SignedIn, "device">> {
       const id = randomBytes(32).toString("base64url");
       const csrfToken = randomBytes(24).toString("base64url");
       const now = new Date();
@@ -163,8 +173,13 @@ export async function createAuth(o: AuthOptions) {
       await db.insert(sessions).values({ id, userId: row.id, csrfToken, ip, userAgent: userAgent?.slice(0, 300) ?? null, createdAt: now, expiresAt });
       await db.delete(sessions).where(lt(sessions.expiresAt, now));
       const user = toUser(row);
-      await auth.audit({ username: user.username, role: user.role, action: "auth.signin", outcome: "ok", ip });
-      return { user, cookie: signSessionId(secret, id), csrfToken, expiresAt, device: deviceToken(name) };
+      await auth.audit({ username: user.username, role: user.role, action: "auth.signin", outcome: "ok", ip, detail });
+      return { user, cookie: signSessionId(secret, id), csrfToken, expiresAt };
+    },
+
+    /** A key for one purpose, derived from the session secret (e.g. sealing the OIDC flow cookie). */
+    derivedKey(purpose: string): Buffer {
+      return createHmac("sha256", secret).update(`derived-key:${purpose}`).digest();
     },
 
     async session(cookieValue: string | undefined): Promise<SessionInfo | null> {
@@ -210,6 +225,7 @@ export async function createAuth(o: AuthOptions) {
       if (wait > 0) throw new AuthError(`too many wrong current passwords; try again in ${Math.ceil(wait / 60_000)} min`, 429, Math.ceil(wait / 1000));
       passwordThrottle.fail(userId, userId);
       const row = (await db.select().from(users).where(eq(users.id, userId)).limit(1))[0];
+      if (row?.external) throw new AuthError("this account signs in through the identity provider: change the password there", 400);
       if (!row || !(await verifyPassword(row.passwordHash, current))) throw new AuthError("current password is wrong", 400);
       passwordThrottle.succeed(userId, userId);
       const problem = passwordProblem(next);
@@ -219,9 +235,9 @@ export async function createAuth(o: AuthOptions) {
       await dropSessions(userId, keepSession);
     },
 
-    async listUsers(): Promise<Array<SessionUser & { disabled: boolean; createdAt: string }>> {
+    async listUsers(): Promise<Array<SessionUser & { disabled: boolean; external: string | null; createdAt: string }>> {
       const rows = await db.select().from(users).orderBy(users.username);
-      return rows.map((r) => ({ ...toUser(r), disabled: r.disabled, createdAt: r.createdAt.toISOString() }));
+      return rows.map((r) => ({ ...toUser(r), disabled: r.disabled, external: r.external, createdAt: r.createdAt.toISOString() }));
     },
 
     /** New account with a one-time password (returned once, never stored in clear). */
@@ -231,7 +247,7 @@ export async function createAuth(o: AuthOptions) {
       if (await userByName(name)) throw new AuthError(`username ${name} is taken`, 409);
       const password = generatePassword();
       const now = new Date();
-      const row = { id: randomUUID(), username: name, role, passwordHash: await hashPassword(password), mustChangePassword: true, disabled: false, createdAt: now, updatedAt: now };
+      const row = { id: randomUUID(), username: name, role, passwordHash: await hashPassword(password), mustChangePassword: true, disabled: false, external: null, createdAt: now, updatedAt: now };
       await db.insert(users).values(row);
       return { user: toUser(row), password };
     },
@@ -240,6 +256,7 @@ export async function createAuth(o: AuthOptions) {
     async updateUser(actorId: string, userId: string, change: { role?: Role; disabled?: boolean; resetPassword?: boolean }): Promise<{ user: SessionUser; password?: string }> {
       const row = (await db.select().from(users).where(eq(users.id, userId)).limit(1))[0];
       if (!row) throw new AuthError("no such user", 404);
+      if (row.external && change.resetPassword) throw new AuthError(`${row.username} signs in through the identity provider (${row.external}): it has no password here`, 400);
       if (userId === actorId && (change.disabled === true || (change.role && change.role !== "supervisor"))) throw new AuthError("you cannot disable or demote your own account", 400);
       if (row.role === "supervisor" && (change.disabled === true || (change.role && change.role !== "supervisor"))) {
         const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(users).where(and(eq(users.role, "supervisor"), eq(users.disabled, false)));
@@ -261,7 +278,7 @@ export async function createAuth(o: AuthOptions) {
 
     async audit(e: AuditEntry): Promise<void> {
       let detail = e.detail ?? null;
-      if (STRANGER_OUTCOMES.has(e.outcome)) {
+      if (STRANGER_OUTCOMES.has(e.outcome) || e.bounded) {
         const take = strangers.take(e.ip);
         if (take === "drop") return;
         if (take === "last") detail = { ...detail, note: `more refusals from ${e.ip} in the next ${STRANGER_WINDOW_MIN} min are not written one by one` };

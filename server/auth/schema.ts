@@ -8,6 +8,8 @@ export const users = pgTable("users", {
   passwordHash: text("password_hash").notNull(),
   mustChangePassword: boolean("must_change_password").notNull().default(false),
   disabled: boolean("disabled").notNull().default(false),
+  /** null: a local account (password); "oidc": signs in through the identity provider only (migration 0590_oidc) */
+  external: text("external"),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
 });

@@ -2,6 +2,7 @@ import { INCIDENT_MIGRATIONS } from "../incidents/migrations";
 import { QUEUE_MIGRATIONS } from "../queues/migrations";
 import { RULE_MIGRATIONS } from "../rules/migrations";
 import { SETTINGS_MIGRATIONS } from "../settings/migrations";
+import { OIDC_MIGRATIONS } from "../auth/oidc/migrations";
 
 /** Ordered SQL migrations; applied once each, recorded in schema_migrations. Never edit a shipped one. */
 export const MIGRATIONS: ReadonlyArray<{ id: string; sql: string }> = [
@@ -313,4 +314,5 @@ ALTER TABLE incident_decisions ADD COLUMN item_label text;
   ...SETTINGS_MIGRATIONS,
   // rules (server/rules/migrations.ts)
   ...RULE_MIGRATIONS,
+  ...OIDC_MIGRATIONS,
 ];
