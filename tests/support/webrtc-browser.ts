@@ -20,12 +20,32 @@ window.publish = async (whipUrl, key) => {
   window.pc = pc;
   return { status: res.status, location: res.headers.get("location"), answer: body };
 };
+// the far side of a WHEP pull: answers a recv-only offer with the fake camera + microphone
+window.answerWhep = async (offer) => {
+  const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 360, frameRate: 15 }, audio: true });
+  const pc = new RTCPeerConnection();
+  await pc.setRemoteDescription({ type: "offer", sdp: offer });
+  for (const t of stream.getTracks()) {
+    const tr = pc.getTransceivers().find((x) => x.receiver.track.kind === t.kind && !x.sender.track);
+    if (tr) { tr.direction = "sendonly"; await tr.sender.replaceTrack(t); }
+  }
+  await pc.setLocalDescription(await pc.createAnswer());
+  await new Promise((r) => { if (pc.iceGatheringState === "complete") r(); pc.addEventListener("icegatheringstatechange", () => pc.iceGatheringState === "complete" && r()); setTimeout(r, 3000); });
+  (window.served ??= []).push(pc);
+  return pc.localDescription.sdp;
+};
+window.stopWhep = () => { for (const pc of window.served ?? []) pc.close(); window.served = []; };
 </script>`;
 
 export interface WebrtcBrowser {
   page: Page;
   /** WHIP-publishes the fake camera and microphone; status 201 with the session's Location, or the refusal. */
   publish(whipUrl: string, key?: string): Promise<{ status: number; location?: string; answer?: string; body?: string }>;
+  /**
+   * A WHEP endpoint served by this browser (a tiny signalling shim on 127.0.0.1: POST offer → the page answers with
+   * its fake camera + microphone; DELETE ends it). `posts` counts the offers received.
+   */
+  serveWhep(): Promise<{ url: string; posts: () => number; stopAll(): Promise<void>; close(): Promise<void> }>;
   /** Waits until the page's peer connection reports `state`. */
   waitForState(state: RTCPeerConnectionState): Promise<void>;
   close(): Promise<void>;
@@ -44,8 +64,33 @@ export async function startWebrtcBrowser(): Promise<WebrtcBrowser> {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     const b = browser;
+    const serveWhep = async () => {
+      let posts = 0;
+      const shim = http.createServer(async (req, res) => {
+        if (req.method === "DELETE") return void (await page.evaluate(() => (window as unknown as { stopWhep(): void }).stopWhep()), res.writeHead(200).end());
+        if (req.method !== "POST") return void res.writeHead(405).end();
+        posts++;
+        const chunks: Buffer[] = [];
+        for await (const c of req) chunks.push(c as Buffer);
+        try {
+          const answer = await page.evaluate((offer) => (window as unknown as { answerWhep(o: string): Promise<string> }).answerWhep(offer), Buffer.concat(chunks).toString("utf8"));
+          res.writeHead(201, { "content-type": "application/sdp", location: `${req.url}/session-${posts}` }).end(answer);
+        } catch (err) {
+          res.writeHead(400).end(String(err));
+        }
+      });
+      await new Promise<void>((r) => shim.listen(0, "127.0.0.1", r));
+      shim.unref();
+      return {
+        url: `http://127.0.0.1:${(shim.address() as AddressInfo).port}/whep/cam`,
+        posts: () => posts,
+        stopAll: () => page.evaluate(() => (window as unknown as { stopWhep(): void }).stopWhep()),
+        close: () => new Promise<void>((r) => (shim.closeAllConnections(), shim.close(() => r()))),
+      };
+    };
     return {
       page,
+      serveWhep,
       publish: (whipUrl, key) => page.evaluate(([u, k]) => (window as unknown as { publish(u: string, k?: string): Promise<{ status: number }> }).publish(u, k), [whipUrl, key] as const),
       waitForState: async (state) => void (await page.waitForFunction((s) => (window as unknown as { pc?: RTCPeerConnection }).pc?.connectionState === s, state, { timeout: 30_000 })),
       async close() {

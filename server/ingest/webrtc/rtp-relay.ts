@@ -74,6 +74,7 @@ export async function startRtpRelay(pc: RTCPeerConnection, o: RtpRelayOptions): 
   });
   const sock = dgram.createSocket("udp4");
   sock.on("error", () => {}); // loopback sends to a port nobody reads yet: ICMP errors are expected, not fatal
+  await new Promise<void>((resolve) => sock.bind(0, "127.0.0.1", () => resolve()));
   const packets = { video: 0, audio: 0 };
   const subs: Array<{ unSubscribe(): void }> = [];
   const timers: NodeJS.Timeout[] = [];
