@@ -58,7 +58,8 @@ test("Chromium publishes its fake camera + microphone over WHIP; the service pul
   await browser.waitForState("connected");
   const [session] = ingest.whip!.sessions();
   assert.deepEqual(session.media.map((m) => m.kind).sort(), ["audio", "video"]);
-  await waitFor(async () => ingest.isPublishing(name), 30_000, 100);
+  // the relay ffmpeg publishes once it has probed the first keyframe (slow on a loaded machine)
+  await waitFor(async () => ingest.isPublishing(name), 90_000, 100);
 
   // a second publisher on the same name is refused while the first holds it
   assert.equal((await browser.page.evaluate(([u, k]) => fetch(u, { method: "POST", headers: { "content-type": "application/sdp", authorization: `Bearer ${k}` }, body: "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\n" }).then((r) => r.status), [whipUrl(name), KEY] as const)), 409);
