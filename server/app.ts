@@ -9,6 +9,7 @@ import { openStore } from "./store/db";
 import { capabilityTable } from "./detect";
 import { ingestAccess } from "./demo/ingest-access";
 import { startRtmpServer, type RtmpServer } from "./demo/rtmp-server";
+import { closeWhepRelay } from "./ingest/webrtc/whep-source";
 import { createDemo } from "./dashboard/demo";
 import { inProcessFetch } from "./dashboard/in-process";
 import { createAuth } from "./auth";
@@ -134,14 +135,14 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   const local = `http://127.0.0.1:${port}`;
   for (const o of [local, `http://localhost:${port}`, config.publicBaseUrl]) if (o) engine?.addOwnOrigin(o);
 
-  const rtmp: RtmpServer | null = config.rtmpPort > 0 ? await startRtmpServer({ rtmpPort: config.rtmpPort, httpPort: config.rtmpHttpPort, host: config.host, access: ingestAccess(config.ingest), log }).catch((err: Error) => (log(`RTMP ingest not started: ${err.message}`), null)) : null;
+  const rtmp: RtmpServer | null = config.rtmpPort > 0 ? await startRtmpServer({ rtmpPort: config.rtmpPort, httpPort: config.rtmpHttpPort, host: config.host, access: ingestAccess(config.ingest), whip: true, log }).catch((err: Error) => (log(`RTMP ingest not started: ${err.message}`), null)) : null;
   if (rtmp) {
     // the service may pull from this server's own ingest even without ALLOW_PRIVATE_NETWORKS
     for (const host of ["127.0.0.1", "localhost"]) {
       engine?.addOwnMediaOrigin(`rtmp://${host}:${rtmp.rtmpPort}`);
       engine?.addOwnMediaOrigin(`http://${host}:${rtmp.httpPort}`);
     }
-    log(`> RTMP ingest on rtmp://localhost:${rtmp.rtmpPort}/live/<key> (HTTP-FLV on :${rtmp.httpPort})`);
+    log(`> RTMP ingest on rtmp://localhost:${rtmp.rtmpPort}/live/<key> (HTTP-FLV on :${rtmp.httpPort}, WHIP on http://localhost:${rtmp.httpPort}/whip/<key>)`);
   }
   const capabilities = () => engine?.ctx.capabilities() ?? capabilityTable();
   const dashboardApi = createDashboard({
@@ -237,6 +238,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
       await new Promise<void>((r) => server.close(() => r()));
       unwatch();
       await engine?.stop();
+      await closeWhepRelay();
       if (!engine) await store.close();
       await closeNext?.();
     },

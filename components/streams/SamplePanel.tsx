@@ -24,6 +24,7 @@ export default function SamplePanel({ onUseUrl }: { onUseUrl: (url: string) => v
   const sample = useStartSampleMutation();
   const ingest = demo.data?.rtmpIngestUrl ?? null;
   const example = ingest === null ? "" : exampleIngestUrl(ingest);
+  const whip = demo.data?.whipIngestUrl ?? null;
 
   return (
     <div className="space-y-2 border-t border-surface-line p-3 text-xs text-zinc-400">
@@ -54,6 +55,19 @@ export default function SamplePanel({ onUseUrl }: { onUseUrl: (url: string) => v
           </p>
           <pre className="overflow-x-auto rounded bg-surface-sunken px-2 py-1.5 font-mono text-[11px] text-zinc-300">{ffmpegPushCommand(example)}</pre>
         </div>
+      )}
+      {ingest !== null && whip && (
+        <section data-testid="whip-info" aria-label="WebRTC (WHIP)" className="space-y-1.5">
+          <h3 className="font-medium text-zinc-200">WebRTC (WHIP)</h3>
+          <p>
+            From OBS 30+ (Settings → Stream → Service <em>WHIP</em>), a browser or GStreamer, publish over WebRTC to{" "}
+            <code className="break-all rounded bg-surface-sunken px-1 py-0.5 font-mono text-zinc-200">{exampleIngestUrl(whip)}</code>. Bearer Token:
+            the server&apos;s <code className="font-mono">INGEST_PUBLISH_KEY</code> (ask your operator; not needed from a network in{" "}
+            <code className="font-mono">INGEST_PUBLISH_ALLOW</code>). Then{" "}
+            <button type="button" onClick={() => onUseUrl(example)} className="text-sky-300 hover:underline">moderate {example}</button>: a WHIP
+            publish is pulled like an RTMP one.
+          </p>
+        </section>
       )}
     </div>
   );

@@ -131,13 +131,14 @@ const RESULT_REQUIRED_ON_1100 = (key: string) => whenEquals("code", 1100, req(ke
 /** `data`: NORMAL needs url, an RTC streamType its provider object (`streamTypeDefaulted`: absent means NORMAL). */
 const streamSource = (types: readonly string[], streamTypeDefaulted: boolean): JsonSchema[] => [
   whenEquals("streamType", "NORMAL", req("url"), !streamTypeDefaulted),
+  whenEquals("streamType", "WEBRTC", { ...req("url"), properties: { url: { pattern: "^[Hh][Tt][Tt][Pp][Ss]?://" } } }),
   ...types.filter((t): t is keyof typeof RTC_PARAMS => t in RTC_PARAMS).map((t) => whenEquals("streamType", t, req(RTC_PARAMS[t]))),
 ];
 const untrustedNeedsList = whenEquals("subscribeMode", "UNTRUSTED", { properties: { untrustedUserIdList: { minItems: 1 } }, required: ["untrustedUserIdList"] });
 
 const TYPES_RULE = (a: string, b: string) => `at least one of \`${a}\` / \`${b}\` naming a type`;
 const DATA_RULE = "`data` serialises to at most 1 MB";
-const SOURCE_RULE = "`data.url` is required for streamType NORMAL, and an RTC streamType needs its provider object (AGORA → `data.agoraParam`, TRTC → `data.trtcParam`, …)";
+const SOURCE_RULE = "`data.url` is required for streamType NORMAL; streamType WEBRTC (this service's extension) pulls `data.url`, an http(s) WHEP endpoint, over WebRTC (H.264/VP8 video, Opus audio); and an RTC streamType needs its provider object (AGORA → `data.agoraParam`, TRTC → `data.trtcParam`, …)";
 
 interface Rules {
   /** JSON Schema keywords stating the rules exactly (each branch of allOf) */

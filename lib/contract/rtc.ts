@@ -140,13 +140,18 @@ export const STREAM_PARAM_KEY = {
   YUNXIN: "yunxinParam",
 } as const;
 
-/** Shared `data` rule: NORMAL needs url; an RTC streamType needs its *Param object. */
+/** Shared `data` rule: NORMAL needs url; WEBRTC an http(s) WHEP url; an RTC streamType needs its *Param object. */
 export function checkStreamSource(
   data: { streamType: string; url?: string } & Record<string, unknown>,
   ctx: z.RefinementCtx,
 ): void {
   if (data.streamType === "NORMAL") {
     if (data.url === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "required for streamType NORMAL" });
+    return;
+  }
+  if (data.streamType === "WEBRTC") {
+    if (data.url === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "required for streamType WEBRTC (a WHEP endpoint)" });
+    else if (!/^https?:\/\//i.test(data.url)) ctx.addIssue({ code: "custom", path: ["url"], message: "must be an http or https WHEP endpoint for streamType WEBRTC" });
     return;
   }
   const key = STREAM_PARAM_KEY[data.streamType as keyof typeof STREAM_PARAM_KEY];

@@ -84,10 +84,10 @@ export const TYPE_ALIASES: Readonly<Record<string, string>> = {
   ABUSE: "DIRTY",
 };
 
-/** §2.1/§2.3 stream types. */
-export const VIDEOSTREAM_STREAM_TYPES = ["NORMAL", "AGORA", "TRTC", "ZEGO", "VOLC", "ALI"] as const;
+/** §2.1/§2.3 stream types. WEBRTC is this service's extension (not the vendor's): `data.url` is a WHEP endpoint. */
+export const VIDEOSTREAM_STREAM_TYPES = ["NORMAL", "AGORA", "TRTC", "ZEGO", "VOLC", "ALI", "WEBRTC"] as const;
 export type VideostreamStreamType = (typeof VIDEOSTREAM_STREAM_TYPES)[number];
-export const AUDIOSTREAM_STREAM_TYPES = ["NORMAL", "ZEGO", "AGORA", "TRTC", "VOLC", "GIN", "ALI", "YUNXIN"] as const;
+export const AUDIOSTREAM_STREAM_TYPES = ["NORMAL", "ZEGO", "AGORA", "TRTC", "VOLC", "GIN", "ALI", "YUNXIN", "WEBRTC"] as const;
 export type AudiostreamStreamType = (typeof AUDIOSTREAM_STREAM_TYPES)[number];
 
 /** §2.1 / §7 #8 data.lang values (CN list incl. auto). */

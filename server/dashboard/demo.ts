@@ -34,6 +34,8 @@ export function createDemo(d: DemoDeps) {
     /** `host`: the name the browser reached us by, used when no PUBLIC_BASE_URL says otherwise. */
     info: (host?: string) => ({
       rtmpIngestUrl: d.rtmp ? `rtmp://${d.publicHost ?? host ?? "localhost"}:${d.rtmp.rtmpPort}/live/<stream-key>` : null,
+      // WHIP (OBS 30+ "WHIP" service, browsers) on the ingest's HTTP port; the stream is then rtmp…/live/<stream-key>
+      whipIngestUrl: d.rtmp?.whip ? `http://${d.publicHost ?? host ?? "localhost"}:${d.rtmp.httpPort}/whip/<stream-key>` : null,
       sampleRunning: Boolean(sample?.running),
     }),
 

@@ -1,7 +1,10 @@
 import http from "node:http";
 import net from "node:net";
 import { loopbackOnly, type IngestAccess } from "./ingest-access";
+import { randomBytes } from "node:crypto";
 import { addNmsLogSink, FlvSession, nmsContext, RtmpSession, type NmsSession } from "./nms";
+import { sameSecret } from "../net/constant-time";
+import { createWhip, type Whip } from "./whip";
 
 /** The app's embedded RTMP ingest: moderators push OBS/ffmpeg streams here; served back as RTMP and HTTP-FLV. */
 export interface RtmpServer {
@@ -13,6 +16,8 @@ export interface RtmpServer {
   flvUrl(key: string): string;
   /** A publisher connected to this server is pushing /live/KEY right now. */
   isPublishing(key: string): boolean;
+  /** The WHIP endpoint on the HTTP port, null when not enabled. */
+  whip: Whip | null;
   close(): Promise<void>;
 }
 
@@ -26,6 +31,8 @@ export interface RtmpServerOptions {
   log?: (m: string) => void;
   /** Who may publish and play (default: this machine only, ingest-access.ts). */
   access?: IngestAccess;
+  /** Accept WHIP publishes on the HTTP port (`POST /whip/<name>`, whip.ts); default false. */
+  whip?: boolean;
 }
 
 export const RTMP_APP = "live";
@@ -65,6 +72,8 @@ export async function startRtmpServer(o: RtmpServerOptions): Promise<RtmpServer>
   const access = o.access ?? loopbackOnly();
   const sockets = new Set<net.Socket>();
   const sessions = new Set<{ session: NmsSession; socket: net.Socket }>();
+  // the WHIP relay's own publishes to this ingest present it (whatever INGEST_PUBLISH_ALLOW says); never leaves the process
+  const internalKey = randomBytes(24).toString("base64url");
 
   /** Publish and play go through the access policy first (NMS has no hook of its own: its callbacks are wrapped). */
   const guard = (session: NmsSession, socket: net.Socket) => {
@@ -75,6 +84,8 @@ export async function startRtmpServer(o: RtmpServerOptions): Promise<RtmpServer>
       socket.destroy();
     };
     session.onPush = () => {
+      const key = session.streamQuery?.key;
+      if (typeof key === "string" && sameSecret(key, internalKey) && socket.remoteAddress && /^(::ffff:)?127\./.test(socket.remoteAddress)) return onPush();
       const refused = access.publishRefusal(socket.remoteAddress, session.streamQuery);
       if (refused === null) return onPush();
       // the key itself is never logged, right or wrong
@@ -117,7 +128,9 @@ export async function startRtmpServer(o: RtmpServerOptions): Promise<RtmpServer>
     socket.on("error", () => {}); // the session logs it; a reset must not become an uncaught error
   });
 
+  let whip: Whip | null = null;
   const flv = http.createServer((req, res) => {
+    if (whip?.handle(req, res)) return;
     const m = FLV_PATH.exec(pathOf(req.url ?? "/"));
     if (!m || req.method !== "GET") {
       res.writeHead(m ? 405 : 404, { "content-type": "text/plain" }).end(m ? "method not allowed" : "not found");
@@ -157,6 +170,14 @@ export async function startRtmpServer(o: RtmpServerOptions): Promise<RtmpServer>
   }
   // after listen, a server error must not be an uncaught exception
   for (const server of [rtmp, flv]) server.on("error", (err) => log(`[rtmp] server error: ${err.message}`));
+  if (o.whip) {
+    whip = createWhip({
+      access,
+      publishUrl: (name) => `rtmp://127.0.0.1:${rtmpPort}/${RTMP_APP}/${checkKey(name)}?key=${internalKey}`,
+      isPublishing: (name) => isPublishing(name),
+      log,
+    });
+  }
   log(`[rtmp] ingest on rtmp://${host}:${rtmpPort}/${RTMP_APP}/<key>, HTTP-FLV on http://${host}:${httpPort}/${RTMP_APP}/<key>.flv`);
 
   const checkKey = (key: string) => {
@@ -164,21 +185,26 @@ export async function startRtmpServer(o: RtmpServerOptions): Promise<RtmpServer>
     return key;
   };
   let closed: Promise<void> | null = null;
+  function isPublishing(key: string): boolean {
+    const streamPath = `/${RTMP_APP}/${key}`;
+    for (const { session, socket } of sessions) {
+      if (session.isPublisher && session.streamPath === streamPath && !socket.destroyed && session.broadcast.publisher === session) return true;
+    }
+    return false;
+  }
 
   return {
     rtmpPort,
     httpPort,
     rtmpUrl: (key) => `rtmp://127.0.0.1:${rtmpPort}/${RTMP_APP}/${checkKey(key)}`,
     flvUrl: (key) => `http://127.0.0.1:${httpPort}/${RTMP_APP}/${checkKey(key)}.flv`,
-    isPublishing(key) {
-      const streamPath = `/${RTMP_APP}/${key}`;
-      for (const { session, socket } of sessions) {
-        if (session.isPublisher && session.streamPath === streamPath && !socket.destroyed && session.broadcast.publisher === session) return true;
-      }
-      return false;
+    isPublishing,
+    get whip() {
+      return whip;
     },
     close() {
       closed ??= (async () => {
+        await whip?.close();
         const ours = [...sessions].map((e) => e.session);
         const done = Promise.all([closeServer(rtmp), closeServer(flv)]);
         for (const socket of sockets) socket.destroy();

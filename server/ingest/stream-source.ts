@@ -1,5 +1,6 @@
 import type { EgressPolicy } from "../net/egress-proxy";
 import { startLivePull, type LivePull, type LivePullOptions } from "./live";
+import { openWhepPull } from "./webrtc/whep-source";
 
 /** Where a live task's media comes from. NORMAL URLs are pulled with ffmpeg; RTC providers need a connector. */
 export interface StreamSource {
@@ -29,6 +30,17 @@ export function streamSourceFor(data: Record<string, unknown>, egress: EgressPol
       open: (o) => {
         if (!egress) throw new Error("a NORMAL stream source needs an egress policy to pull");
         return startLivePull({ ...o, url, egress });
+      },
+    };
+  }
+  if (type === "WEBRTC") {
+    // a WHEP endpoint (server/ingest/webrtc): pulled over WebRTC under the same egress rules
+    const url = String(data.url);
+    return {
+      description: url,
+      open: (o) => {
+        if (!egress) throw new Error("a WEBRTC stream source needs an egress policy to pull");
+        return openWhepPull(url, egress, o);
       },
     };
   }

@@ -28,6 +28,7 @@ export async function submitStream(ctx: EngineContext, runner: StreamRunner, pro
     throw err;
   }
   if (String(data.streamType ?? "NORMAL") === "NORMAL") await requireAllowed("data.url", () => checkMediaSource(ctx, String(data.url), STREAM_PROTOCOLS));
+  if (data.streamType === "WEBRTC") await requireAllowed("data.url", () => checkMediaSource(ctx, String(data.url), ["http:", "https:"]));
   for (const field of ["imgCallback", "audioCallback", "callback"] as const) {
     const url = req[field];
     if (url) await requireAllowed(field, () => checkCallbackTarget(ctx, url));

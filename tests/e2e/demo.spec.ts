@@ -6,6 +6,9 @@ test("start the sample stream from the wall, watch frames arrive, close it", asy
   await page.goto("/streams");
   await page.getByTestId("new-stream").click(); // the start form and the sample live in the New stream drawer
   await expect(page.getByTestId("ingest-info")).toContainText("rtmp://");
+  // WebRTC (WHIP) publishing: the URL to paste into OBS's WHIP service
+  await expect(page.getByRole("region", { name: "WebRTC (WHIP)" })).toContainText(/http:\/\/[^ ]+:\d+\/whip\/my-stream/);
+  await page.screenshot({ path: "test-results/whip-drawer.png", fullPage: true });
   await page.getByTestId("sample-start").click();
   await expect(page).toHaveURL(/\/streams\/[0-9a-f]{32}$/, { timeout: 60_000 });
   await expect(page.getByTestId("frame-event").first()).toBeVisible({ timeout: 60_000 });

@@ -7,6 +7,8 @@ import { queryKeys } from "./keys";
 export interface DemoInfo {
   /** where users can push their own stream (OBS/ffmpeg); null when the server runs no ingest */
   rtmpIngestUrl: string | null;
+  /** WHIP publish URL (OBS 30+: Service "WHIP"); null when the ingest has no WHIP endpoint */
+  whipIngestUrl?: string | null;
   sampleRunning: boolean;
 }
 

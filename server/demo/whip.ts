@@ -1,0 +1,165 @@
+// WHIP (RFC 9725) on the ingest's HTTP port: `POST /whip/<name>` with an SDP offer publishes a WebRTC stream
+// (OBS 30+, browsers, GStreamer) under <name>. Its RTP is relayed into ffmpeg, which transcodes it to H.264/AAC
+// and publishes it to this same ingest as rtmp://127.0.0.1:<port>/live/<name>: from there it is pulled, moderated,
+// previewed and clipped exactly like an RTMP publish. Same access rules as RTMP: a publisher in
+// INGEST_PUBLISH_ALLOW, or `Authorization: Bearer <INGEST_PUBLISH_KEY>` from anywhere.
+import { randomUUID } from "node:crypto";
+import type http from "node:http";
+import type { RTCPeerConnection } from "werift";
+import type { IngestAccess } from "./ingest-access";
+import { answerOffer, newPeer, onPeerEnd } from "../ingest/webrtc/peer";
+import { startRtpRelay, type RtpRelay } from "../ingest/webrtc/rtp-relay";
+import type { RtpMedia } from "../ingest/webrtc/codecs";
+
+const WHIP_PATH = /^\/whip\/([A-Za-z0-9_-]{1,128})(?:\/([0-9a-f-]{36}))?$/;
+const MAX_OFFER_BYTES = 64 * 1024;
+/** WHIP publishes at once (each holds a peer and an ffmpeg transcoder). */
+export const MAX_WHIP_SESSIONS = 16;
+
+export interface WhipOptions {
+  access: IngestAccess;
+  /** Where the relay publishes the stream (the ingest's own RTMP URL for <name>, with its internal key). */
+  publishUrl(name: string): string;
+  /** An RTMP publisher (or a WHIP one) holds <name> already. */
+  isPublishing(name: string): boolean;
+  log(m: string): void;
+}
+
+interface WhipSession {
+  id: string;
+  name: string;
+  pc: RTCPeerConnection;
+  relay: RtpRelay | null;
+  stop(reason: string): Promise<void>;
+}
+
+export interface Whip {
+  /** Serves a /whip/ request; false when the path is not WHIP's. */
+  handle(req: http.IncomingMessage, res: http.ServerResponse): boolean;
+  sessions(): Array<{ id: string; name: string; media: RtpMedia[]; packets: { video: number; audio: number } }>;
+  close(): Promise<void>;
+}
+
+/** ffmpeg output: H.264 (1 s keyframes, so a pull joins within a second) + AAC in FLV to the ingest. */
+export function whipOutputArgs(media: RtpMedia[], url: string): string[] {
+  const v = media.some((m) => m.kind === "video");
+  const a = media.some((m) => m.kind === "audio");
+  return [
+    ...(v ? ["-map", "0:v:0", "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-pix_fmt", "yuv420p", "-force_key_frames", "expr:gte(t,n_forced*1)", "-vf", "scale='min(1920,iw)':-2"] : []),
+    ...(a ? ["-map", "0:a:0", "-c:a", "aac", "-b:a", "96k", "-ar", "48000"] : []),
+    "-f", "flv", url,
+  ];
+}
+
+function text(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...headers }).end(body);
+}
+
+function readBody(req: http.IncomingMessage, max: number): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        resolve(null);
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+const bearer = (req: http.IncomingMessage): string | undefined => /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
+
+// Browser publishers post cross-origin; the key travels in a header (never a cookie), so any origin may try.
+const CORS = { "access-control-allow-origin": "*", "access-control-expose-headers": "location, link", "access-control-allow-headers": "authorization, content-type, if-match", "access-control-allow-methods": "POST, DELETE, PATCH, OPTIONS" };
+
+export function createWhip(o: WhipOptions): Whip {
+  const sessions = new Map<string, WhipSession>();
+
+  const start = async (req: http.IncomingMessage, res: http.ServerResponse, name: string) => {
+    const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+    if (type !== "application/sdp") return text(res, 415, "WHIP offers are Content-Type: application/sdp", CORS);
+    const offer = await readBody(req, MAX_OFFER_BYTES);
+    if (offer === null) return text(res, 413, `offer larger than ${MAX_OFFER_BYTES} bytes`, CORS);
+    if (!offer.startsWith("v=0") || !/^m=(video|audio) /m.test(offer)) return text(res, 400, "not an SDP offer with an audio or video line", CORS);
+    if (o.isPublishing(name) || [...sessions.values()].some((s) => s.name === name)) return text(res, 409, `${name} is being published already`, CORS);
+    if (sessions.size >= MAX_WHIP_SESSIONS) return text(res, 503, `at most ${MAX_WHIP_SESSIONS} WHIP publishes at once`, { ...CORS, "retry-after": "30" });
+
+    const id = randomUUID();
+    const pc = newPeer();
+    let stopped = false;
+    const session: WhipSession = {
+      id,
+      name,
+      pc,
+      relay: null,
+      stop: async (reason) => {
+        if (stopped) return;
+        stopped = true;
+        sessions.delete(id);
+        cancelEnd();
+        o.log(`[whip] ${name} (${id.slice(0, 8)}) ended: ${reason}`);
+        await Promise.allSettled([session.relay?.close(), pc.close()]);
+      },
+    };
+    const cancelEnd = onPeerEnd(pc, (s) => void session.stop(`peer ${s}`));
+    sessions.set(id, session);
+    let answer: string;
+    try {
+      answer = await answerOffer(pc, offer);
+      session.relay = await startRtpRelay(pc, { output: (media) => whipOutputArgs(media, o.publishUrl(name)), log: o.log });
+    } catch (err) {
+      await session.stop(`negotiation failed: ${(err as Error).message}`);
+      return text(res, 400, `cannot answer this offer: ${(err as Error).message}`, CORS);
+    }
+    // ffmpeg gone (publish refused, bad media) = the publish is over
+    void session.relay.done.then(() => session.stop("relay ended"));
+    o.log(`[whip] ${name} (${id.slice(0, 8)}) publishing ${session.relay.media.map((m) => m.rtpmap).join(" + ")} from ${req.socket.remoteAddress}`);
+    res.writeHead(201, { ...CORS, "content-type": "application/sdp", location: `/whip/${name}/${id}`, etag: `"${id}"` }).end(answer);
+  };
+
+  const handleAsync = async (req: http.IncomingMessage, res: http.ServerResponse, name: string, id: string | undefined) => {
+    const method = req.method ?? "GET";
+    if (method === "OPTIONS") return void res.writeHead(204, { ...CORS, "accept-post": "application/sdp" }).end();
+    const allowed = id ? ["DELETE", "PATCH"] : ["POST"];
+    if (!allowed.includes(method)) return text(res, 405, "method not allowed", { ...CORS, allow: `${allowed.join(", ")}, OPTIONS` });
+    const refused = o.access.publishRefusal(req.socket.remoteAddress, { key: bearer(req) });
+    if (refused !== null) {
+      o.log(`[whip] ${method} /whip/${name} refused to ${req.socket.remoteAddress}: ${refused.replace("?key=", "bearer key")}`);
+      return text(res, 401, "publishing needs Authorization: Bearer <INGEST_PUBLISH_KEY> or an address in INGEST_PUBLISH_ALLOW", { ...CORS, "www-authenticate": 'Bearer realm="whip"' });
+    }
+    if (!id) return start(req, res, name);
+    const session = sessions.get(id);
+    if (!session || session.name !== name) return text(res, 404, "no such WHIP session", CORS);
+    // trickle ICE and ICE restarts are not supported: the offer must carry its candidates (RFC 9725 §4.3.1: 405)
+    if (method === "PATCH") return text(res, 405, "trickle ICE is not supported: send a complete offer", { ...CORS, allow: "DELETE, OPTIONS" });
+    await session.stop("DELETE by the publisher");
+    text(res, 200, "stopped", CORS);
+  };
+
+  return {
+    handle(req, res) {
+      let pathname: string;
+      try {
+        pathname = new URL(req.url ?? "/", "http://x").pathname;
+      } catch {
+        return false;
+      }
+      if (!pathname.startsWith("/whip/")) return false;
+      const m = WHIP_PATH.exec(pathname);
+      if (!m) return text(res, 404, "not found: use /whip/<name> (letters, digits, _ and -)", CORS), true;
+      handleAsync(req, res, m[1], m[2]).catch((err: Error) => {
+        o.log(`[whip] ${req.method} ${pathname} failed: ${err.message}`);
+        if (!res.headersSent) text(res, 500, "internal error", CORS);
+      });
+      return true;
+    },
+    sessions: () => [...sessions.values()].map((s) => ({ id: s.id, name: s.name, media: s.relay?.media ?? [], packets: s.relay?.packets ?? { video: 0, audio: 0 } })),
+    async close() {
+      await Promise.allSettled([...sessions.values()].map((s) => s.stop("ingest closing")));
+    },
+  };
+}

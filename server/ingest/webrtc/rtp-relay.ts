@@ -1,0 +1,129 @@
+// Hands the media a werift peer receives to ffmpeg: each negotiated track's (decrypted) RTP goes unchanged to a
+// loopback UDP port that ffmpeg reads through an SDP file, so ffmpeg does the depacketising (H.264, VP8, Opus) and
+// the caller's output args decide what comes out (WHIP: an FLV publish to the app's own RTMP ingest).
+import dgram from "node:dgram";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { RTCPeerConnection, RTCRtpTransceiver } from "werift";
+import { startFfmpeg } from "../ffmpeg";
+import { ffmpegSdp, rtpMediaOf, type RtpMedia } from "./codecs";
+
+export interface RtpRelay {
+  /** The negotiated media lines handed to ffmpeg. */
+  media: RtpMedia[];
+  /** RTP packets forwarded so far, by kind. */
+  packets: { video: number; audio: number };
+  /** Resolves when ffmpeg has exited (the relay is then closed): its exit code and last stderr lines. */
+  done: Promise<{ code: number | null; stderrTail: string }>;
+  close(): Promise<void>;
+}
+
+export interface RtpRelayOptions {
+  /** ffmpeg output arguments, e.g. ["-c:v", "libx264", …, "-f", "flv", "rtmp://…"]. */
+  output: (media: RtpMedia[]) => string[];
+  log?: (m: string) => void;
+}
+
+/** A free loopback UDP port whose successor (ffmpeg's RTCP port) was also free a moment ago. */
+async function freePortPair(): Promise<number> {
+  for (let i = 0; i < 20; i++) {
+    const a = dgram.createSocket("udp4");
+    await new Promise<void>((resolve, reject) => a.once("error", reject).bind(0, "127.0.0.1", () => resolve()));
+    const port = a.address().port;
+    const b = dgram.createSocket("udp4");
+    const ok = port % 2 === 0 && port < 65535 && (await new Promise<boolean>((resolve) => b.once("error", () => resolve(false)).bind(port + 1, "127.0.0.1", () => resolve(true))));
+    a.close();
+    b.close();
+    if (ok) return port;
+  }
+  throw new Error("no free UDP port pair on 127.0.0.1");
+}
+
+/** The first negotiated codec of each receiving transceiver that ffmpeg can read (one video, one audio at most). */
+export function negotiatedMedia(pc: RTCPeerConnection): Array<{ media: RtpMedia; transceiver: RTCRtpTransceiver }> {
+  const out: Array<{ media: RtpMedia; transceiver: RTCRtpTransceiver }> = [];
+  for (const t of pc.getTransceivers()) {
+    if (t.stopped || t.rejected || out.some((o) => o.media.kind === t.kind)) continue;
+    if (t.kind !== "video" && t.kind !== "audio") continue;
+    const media = t.codecs.map((c) => rtpMediaOf(t.kind as "video" | "audio", c)).find((m) => m !== null);
+    if (media) out.push({ media, transceiver: t });
+  }
+  return out;
+}
+
+/** Keyframe requests while ffmpeg starts (it can only begin decoding at one), then a slow keep-alive. */
+const PLI_AT_MS = [300, 1000, 2000, 4000];
+
+export async function startRtpRelay(pc: RTCPeerConnection, o: RtpRelayOptions): Promise<RtpRelay> {
+  const tracks = negotiatedMedia(pc);
+  if (tracks.length === 0) throw new Error("no H.264/VP8 video or Opus audio was negotiated");
+  const ports = new Map<string, number>();
+  for (const t of tracks) ports.set(t.media.kind, await freePortPair());
+  const dir = await mkdtemp(path.join(tmpdir(), "webrtc-relay-"));
+  const sdpPath = path.join(dir, "in.sdp");
+  await writeFile(sdpPath, ffmpegSdp(tracks.map((t) => ({ ...t.media, port: ports.get(t.media.kind)! }))));
+  const media = tracks.map((t) => t.media);
+  const input = ["-protocol_whitelist", "file,udp,rtp", "-analyzeduration", "2000000", "-probesize", "2000000", "-reorder_queue_size", "200", "-i", sdpPath];
+  const stderr: string[] = [];
+  const proc = startFfmpeg(["-loglevel", "warning", ...input, ...o.output(media)], {
+    onStderrLine: (l) => {
+      stderr.push(l);
+      if (stderr.length > 30) stderr.shift();
+    },
+  });
+  const sock = dgram.createSocket("udp4");
+  sock.on("error", () => {}); // loopback sends to a port nobody reads yet: ICMP errors are expected, not fatal
+  await new Promise<void>((resolve) => sock.bind(0, "127.0.0.1", () => resolve()));
+  const packets = { video: 0, audio: 0 };
+  const subs: Array<{ unSubscribe(): void }> = [];
+  const timers: NodeJS.Timeout[] = [];
+  let closed = false;
+  const videoSsrcs = new Set<number>();
+  for (const { media: m, transceiver } of tracks) {
+    const port = ports.get(m.kind)!;
+    const attach = (track: { onReceiveRtp: { subscribe(f: (p: import("werift").RtpPacket) => void): { unSubscribe(): void } }; ssrc?: number }) => {
+      if (m.kind === "video" && track.ssrc !== undefined) videoSsrcs.add(track.ssrc);
+      subs.push(
+        track.onReceiveRtp.subscribe((p) => {
+          if (closed || p.header.payloadType !== m.payloadType) return;
+          if (m.kind === "video") videoSsrcs.add(p.header.ssrc);
+          packets[m.kind]++;
+          sock.send(p.serialize(), port, "127.0.0.1");
+        }),
+      );
+    };
+    for (const track of transceiver.receiver.tracks) attach(track);
+    transceiver.onTrack.subscribe((track) => attach(track));
+  }
+  const pli = () => {
+    const video = tracks.find((t) => t.media.kind === "video");
+    if (closed || !video) return;
+    for (const ssrc of videoSsrcs) void video.transceiver.receiver.sendRtcpPLI(ssrc).catch(() => {});
+  };
+  for (const ms of PLI_AT_MS) timers.push(setTimeout(pli, ms));
+  timers.push(setInterval(pli, 10_000));
+
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    for (const t of timers) clearTimeout(t);
+    for (const s of subs) s.unSubscribe();
+    sock.close();
+    await proc.stop("aborted");
+  };
+  const done = proc.done.then(async (r) => {
+    if (!closed) o.log?.(`[webrtc] ffmpeg relay exited (${r.code ?? r.signal}): ${stderr.slice(-3).join(" | ")}`);
+    closed = true;
+    for (const t of timers) clearTimeout(t);
+    for (const s of subs) s.unSubscribe();
+    try {
+      sock.close();
+    } catch {
+      /* already closed */
+    }
+    await rm(dir, { recursive: true, force: true });
+    return { code: r.code, stderrTail: stderr.join("\n") };
+  });
+  return { media, packets, done, close: async () => (await close(), void (await done)) };
+}

@@ -1,0 +1,160 @@
+// streamType WEBRTC: `data.url` is a WHEP endpoint. Each pull run is one WHEP session: offer (recv-only) POSTed
+// to the checked, pinned address; the answer's media (ICE held to the same egress rules, ice-guard.ts) relayed
+// into ffmpeg, published on a private loopback RTMP relay, and pulled from there by the ordinary live pull, so
+// frames, audio segments, preview, health, retries and stream-end codes are exactly those of a NORMAL stream.
+import { randomBytes } from "node:crypto";
+import type { RTCPeerConnection } from "werift";
+import type { EgressPolicy } from "../../net/egress-proxy";
+import { pinnedRequest, type CheckedTarget } from "../../net/pinned";
+import { startRtmpServer, type RtmpServer } from "../../demo/rtmp-server";
+import { whipOutputArgs } from "../../demo/whip";
+import { startLivePull, type LivePull, type LivePullEnd, type LivePullOptions } from "../live";
+import { checkUrl, UrlRefusedError } from "../url-guard";
+import { iceGuard } from "./ice-guard";
+import { gathered, newPeer, onPeerEnd } from "./peer";
+import { startRtpRelay, type RtpRelay } from "./rtp-relay";
+
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+// one loopback RTMP relay per process for every WHEP pull, started on first use
+let relayServer: Promise<RtmpServer> | null = null;
+const relay = () => (relayServer ??= startRtmpServer({ rtmpPort: 0, httpPort: 0, host: "127.0.0.1" }));
+
+/** Closes the WHEP relay (the service's shutdown; a later WHEP pull starts a new one). */
+export async function closeWhepRelay(): Promise<void> {
+  const s = relayServer;
+  relayServer = null;
+  await (await s?.catch(() => null))?.close();
+}
+
+type Failed = Extract<LivePullEnd, { reason: "failed" }>;
+const failed = (errorCode: Failed["errorCode"], message: string): Failed => ({ reason: "failed", errorCode, message, gotData: false });
+
+async function readLimited(res: import("node:http").IncomingMessage, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of res) {
+    size += (c as Buffer).length;
+    if (size > max) throw new Error(`answer larger than ${max} bytes`);
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Resolves true once the peer is connected, false when it fails or `ms` pass first. */
+function connected(pc: RTCPeerConnection, ms: number): Promise<boolean> {
+  if (pc.connectionState === "connected") return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => finish(false), ms);
+    const sub = pc.connectionStateChange.subscribe((s) => (s === "connected" ? finish(true) : s === "failed" || s === "closed" ? finish(false) : undefined));
+    function finish(ok: boolean) {
+      clearTimeout(timer);
+      sub.unSubscribe();
+      resolve(ok);
+    }
+  });
+}
+
+const waitUntil = async (cond: () => boolean, ms: number, stopped: () => boolean) => {
+  const deadline = Date.now() + ms;
+  while (!cond() && !stopped() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return cond();
+};
+
+export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePullOptions, "url" | "egress">): LivePull {
+  const ioTimeoutMs = o.ioTimeoutMs && o.ioTimeoutMs > 0 ? o.ioTimeoutMs : 10_000;
+  let stopped = false;
+  let inner: LivePull | null = null;
+  let pc: RTCPeerConnection | null = null;
+  let rtp: RtpRelay | null = null;
+  let resource: CheckedTarget | null = null;
+  const abort = new AbortController();
+
+  const teardown = async () => {
+    await rtp?.close().catch(() => undefined);
+    await pc?.close().catch(() => undefined);
+    // RFC 9725-style resource: DELETE it (same origin only: a Location elsewhere is not followed)
+    const r = resource;
+    resource = null;
+    if (r) await pinnedRequest(r, { method: "DELETE", signal: AbortSignal.timeout(3000) }).then((res) => res.resume(), () => undefined);
+  };
+
+  const run = async (): Promise<LivePullEnd> => {
+    let target: CheckedTarget;
+    try {
+      target = await checkUrl(url, { protocols: ["http", "https"], ...egress });
+    } catch (err) {
+      if (err instanceof UrlRefusedError) return failed(3001, `refused by the egress guard: ${err.message}`);
+      throw err;
+    }
+    const refusedIce = new Set<string>();
+    // max-bundle: one ICE transport for audio and video (a second one, dropped once bundled, would leak its socket)
+    pc = newPeer({ bundlePolicy: "max-bundle", ...iceGuard(egress, target.addresses, refusedIce) });
+    if (o.frameIntervalSec !== null) pc.addTransceiver("video", { direction: "recvonly" });
+    if (o.audio) pc.addTransceiver("audio", { direction: "recvonly" });
+    await pc.setLocalDescription(await pc.createOffer());
+    await gathered(pc);
+    if (stopped) return { reason: "stopped" };
+
+    let answer: string;
+    try {
+      const res = await pinnedRequest(target, { method: "POST", headers: { "content-type": "application/sdp", accept: "application/sdp" }, body: pc.localDescription!.sdp, signal: AbortSignal.any([abort.signal, AbortSignal.timeout(ioTimeoutMs)]) });
+      const status = res.statusCode ?? 0;
+      if (status !== 201 && status !== 200) {
+        res.resume();
+        return failed(3001, `WHEP endpoint answered HTTP ${status}`); // as NORMAL http sources: an HTTP error is 3001
+      }
+      const location = res.headers.location;
+      if (location) {
+        const loc = new URL(location, target.url);
+        if (loc.origin === target.url.origin) resource = { url: loc, addresses: target.addresses };
+      }
+      answer = await readLimited(res, MAX_ANSWER_BYTES);
+    } catch (err) {
+      if (stopped) return { reason: "stopped" };
+      return failed(3001, `WHEP endpoint unreachable: ${(err as Error).message}`);
+    }
+    try {
+      await pc.setRemoteDescription({ type: "answer", sdp: answer });
+    } catch (err) {
+      return failed(3002, `WHEP answer refused: ${(err as Error).message}`);
+    }
+    if (!(await connected(pc, ioTimeoutMs))) {
+      if (stopped) return { reason: "stopped" };
+      const why = refusedIce.size ? ` (ICE candidates refused by the egress guard: ${[...refusedIce].join(", ")})` : "";
+      return failed(3001, `WebRTC media did not connect within ${ioTimeoutMs} ms${why}`);
+    }
+    const server = await relay();
+    const key = `whep-${randomBytes(8).toString("hex")}`;
+    rtp = await startRtpRelay(pc, { output: (media) => whipOutputArgs(media, server.rtmpUrl(key)) });
+    const peerGone = onPeerEnd(pc, () => void rtp?.close());
+    try {
+      let relayExited = false;
+      void rtp.done.then(() => void (relayExited = true));
+      if (!(await waitUntil(() => server.isPublishing(key) || relayExited, ioTimeoutMs + 5000, () => stopped)) || !server.isPublishing(key)) {
+        if (stopped) return { reason: "stopped" };
+        return failed(3002, `no decodable media arrived over WebRTC (${rtp.media.map((m) => m.rtpmap).join(" + ")})`);
+      }
+      if (stopped) return { reason: "stopped" };
+      inner = startLivePull({ ...o, url: server.rtmpUrl(key) });
+      const end = await inner.done;
+      // the relay hop is an implementation detail: a failure names the WHEP URL, not the loopback relay
+      return end.reason === "failed" ? { ...end, message: end.message.split(server.rtmpUrl(key)).join(url) } : end;
+    } finally {
+      peerGone();
+    }
+  };
+
+  const done = run().finally(teardown);
+  return {
+    done,
+    stats: () => inner?.stats() ?? { frames: 0, segments: 0, bytesIn: 0 },
+    meter: () => inner?.meter?.() ?? { lastMediaAt: null, inputFps: null, inputKbps: null, audioDb: null, silentSince: null },
+    async stop(opts) {
+      stopped = true;
+      abort.abort();
+      await inner?.stop(opts);
+      await done.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,117 @@
+// streamType WEBRTC: the service pulls a WHEP endpoint over WebRTC (werift) from a second, independent WebRTC
+// stack (Debian chromium answering with its fake camera + microphone behind a tiny signalling shim), under the
+// egress rules (signalling pinned, ICE pairs to refused addresses dropped), with NORMAL's stream-end codes.
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import net, { type AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { openWhepPull } from "../../server/ingest/webrtc/whep-source";
+import { iceAddressAllowed } from "../../server/ingest/webrtc/ice-guard";
+import { NetworkList } from "../../server/net/networks";
+import { startTestService, TEST_KEY } from "../support/app";
+import { startReceiver, waitFor, type Received } from "../support/net";
+import { startWebrtcBrowser, type WebrtcBrowser } from "../support/webrtc-browser";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const results = (r: Received[], contentType: number) => r.filter((x) => x.body.statCode === 0 && x.body.contentType === contentType);
+const ends = (r: Received[]) => r.filter((x) => x.body.statCode === 1);
+
+let browser: WebrtcBrowser;
+let svc: Awaited<ReturnType<typeof startTestService>>;
+before(async () => {
+  [browser, svc] = await Promise.all([startWebrtcBrowser(), startTestService()]);
+});
+after(async () => {
+  await browser?.close();
+  await svc?.close();
+});
+
+const request = (url: string, cb: string) => ({
+  accessKey: TEST_KEY,
+  appId: "default",
+  eventId: "VIDEOSTREAM",
+  imgType: "QRCODE",
+  audioType: "POLITY",
+  imgCallback: `${cb}?lane=img`,
+  audioCallback: `${cb}?lane=audio`,
+  data: { streamType: "WEBRTC", url, tokenId: "whep-user", detectFrequency: 1, returnAllImg: 1, returnAllText: 1, returnFinishInfo: 1 },
+});
+
+test("ICE guard: public addresses pass; private ones only when allowed, in ALLOW_NETWORKS or vetted for the signalling URL; names never", () => {
+  const strict = { allowPrivate: false, allowNetworks: NetworkList.parse("10.1.0.0/16") };
+  assert.equal(iceAddressAllowed("8.8.8.8", strict), true);
+  assert.equal(iceAddressAllowed("192.168.1.5", strict), false);
+  assert.equal(iceAddressAllowed("10.1.2.3", strict), true);
+  assert.equal(iceAddressAllowed("127.0.0.1", strict, ["127.0.0.1"]), true);
+  assert.equal(iceAddressAllowed("::ffff:192.168.1.5", strict), false);
+  assert.equal(iceAddressAllowed("abcd-1234.local", { allowPrivate: true }), false);
+});
+
+test("a WHEP source served by chromium is pulled: frame and audio callbacks, then Close → stream-end; the contract refuses a non-http WHEP url", async () => {
+  const whep = await browser.serveWhep();
+  const rx = await startReceiver();
+  try {
+    const bad = await svc.post("/videostream/v4", request("rtmp://127.0.0.1:1935/live/x", rx.url));
+    assert.equal(bad.code, 1902, JSON.stringify(bad));
+    assert.match(String(bad.message), /data\.url/);
+
+    const ack = await svc.post("/videostream/v4", request(whep.url, rx.url));
+    assert.equal(ack.code, 1100, JSON.stringify(ack));
+    await rx.until((r) => results(r, 1).length >= 2 && results(r, 2).length >= 1, 120_000);
+    const frame = results(rx.received, 1)[0].body as Json;
+    assert.equal(frame.frameDetail.riskLevel, "PASS");
+    assert.equal((await fetch(frame.frameDetail.imgUrl)).headers.get("content-type"), "image/jpeg");
+    assert.equal(whep.posts(), 1, "one WHEP session while the stream runs");
+    const fin = await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: ack.requestId });
+    assert.equal(fin.code, 1100, JSON.stringify(fin));
+    const end = await rx.until((r) => ends(r).length >= 2, 30_000).catch((err) => {
+      throw new Error(`${err.message}: ${JSON.stringify(rx.received.map((x) => [x.body.statCode, x.body.contentType, x.body.requestId]))}`);
+    });
+    for (const e of ends(end)) {
+      assert.equal((e.body as Json).pullStreamSuccess, true, JSON.stringify(e.body));
+      assert.equal((e.body as Json).auxInfo.errorCode, undefined);
+    }
+  } finally {
+    await rx.close();
+    await whep.stopAll();
+    await whep.close();
+  }
+});
+
+test("an unreachable WHEP endpoint ends the stream with errorCode 3001 after NORMAL's pull retries", async () => {
+  const closed = net.createServer();
+  await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise<void>((r) => closed.close(() => r()));
+  const rx = await startReceiver();
+  try {
+    const ack = await svc.post("/videostream/v4", request(`http://127.0.0.1:${port}/whep/nobody`, rx.url));
+    assert.equal(ack.code, 1100, JSON.stringify(ack));
+    const end = await rx.until((r) => ends(r).length >= 1, 120_000);
+    const e = ends(end)[0].body as Json;
+    assert.equal(e.requestId, ack.requestId);
+    assert.equal(e.pullStreamSuccess, false, JSON.stringify(e));
+    assert.equal(e.auxInfo.errorCode, 3001, JSON.stringify(e));
+  } finally {
+    await rx.close();
+  }
+});
+
+test("ICE toward an address the egress rules refuse is never paired: signalling allowed (127.0.0.1 in ALLOW_NETWORKS), chromium's host candidates refused → 3001 naming them", async () => {
+  const whep = await browser.serveWhep();
+  const dir = await mkdtemp(path.join(os.tmpdir(), "whep-guard-"));
+  try {
+    const pull = openWhepPull(whep.url, { allowPrivate: false, allowNetworks: NetworkList.parse("127.0.0.1/32") }, { frameIntervalSec: 1, audio: false, outDir: dir, ioTimeoutMs: 4000, onFrame: () => undefined, onSegment: () => undefined });
+    const end = await pull.done;
+    assert.equal(end.reason, "failed", JSON.stringify(end));
+    assert.ok(end.reason === "failed" && end.errorCode === 3001, JSON.stringify(end));
+    assert.match(end.reason === "failed" ? end.message : "", /refused by the egress guard/);
+    await waitFor(async () => whep.posts() === 1, 5000);
+  } finally {
+    await whep.stopAll();
+    await whep.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,97 @@
+// WHIP ingest with a real WebRTC stack on the other side: Debian chromium publishes its fake camera and
+// microphone to the ingest's /whip/<name>; the stream appears on the ingest's RTMP side and the service pulls
+// and moderates it like any RTMP publish (frame and audio-segment callbacks).
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { after, before, test } from "node:test";
+import { ingestAccess } from "../../server/demo/ingest-access";
+import { startRtmpServer, type RtmpServer } from "../../server/demo/rtmp-server";
+import { startTestService, TEST_KEY } from "../support/app";
+import { startReceiver, waitFor, type Received } from "../support/net";
+import { startWebrtcBrowser, type WebrtcBrowser } from "../support/webrtc-browser";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const KEY = "whip-test-key-0123456789";
+const results = (r: Received[], contentType: number) => r.filter((x) => x.body.statCode === 0 && x.body.contentType === contentType);
+
+let ingest: RtmpServer;
+let browser: WebrtcBrowser;
+let svc: Awaited<ReturnType<typeof startTestService>>;
+const logs: string[] = [];
+before(async () => {
+  // nobody is allowed by address, not even this machine: only the bearer key publishes
+  [ingest, browser, svc] = await Promise.all([
+    startRtmpServer({ rtmpPort: 0, httpPort: 0, host: "127.0.0.1", whip: true, log: (m) => logs.push(m), access: ingestAccess({ playAllow: ["127.0.0.1/8"], publishAllow: [], publishKey: KEY }) }),
+    startWebrtcBrowser(),
+    startTestService(),
+  ]);
+});
+after(async () => {
+  await browser?.close();
+  await ingest?.close();
+  await svc?.close();
+});
+
+const whipUrl = (name: string) => `http://127.0.0.1:${ingest.httpPort}/whip/${name}`;
+
+test("WHIP refusals: no key or a wrong key → 401 (before any peer is made); not SDP → 415; PATCH on an unknown session → 404", async () => {
+  assert.equal((await browser.publish(whipUrl("refused"))).status, 401);
+  assert.equal((await browser.publish(whipUrl("refused"), "wrong-key-wrong-key-00")).status, 401);
+  const notSdp = await fetch(whipUrl("refused"), { method: "POST", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, body: "{}" });
+  assert.equal(notSdp.status, 415);
+  const garbage = await fetch(whipUrl("refused"), { method: "POST", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/sdp" }, body: "hello" });
+  assert.equal(garbage.status, 400);
+  const get = await fetch(whipUrl("refused"));
+  assert.equal(get.status, 405);
+  const unknown = await fetch(`${whipUrl("refused")}/00000000-0000-0000-0000-000000000000`, { method: "PATCH", headers: { authorization: `Bearer ${KEY}` } });
+  assert.equal(unknown.status, 404);
+  assert.equal(ingest.whip!.sessions().length, 0);
+  assert.ok(!logs.some((l) => l.includes(KEY)), "the key is never logged");
+});
+
+test("Chromium publishes its fake camera + microphone over WHIP; the service pulls rtmp://…/live/<name> and delivers frame and audio callbacks; DELETE ends the publish", async () => {
+  const name = `whip-${randomBytes(3).toString("hex")}`;
+  const res = await browser.publish(whipUrl(name), KEY);
+  assert.equal(res.status, 201, JSON.stringify(res));
+  assert.match(res.location!, new RegExp(`^/whip/${name}/[0-9a-f-]{36}$`));
+  assert.match(res.answer!, /a=candidate:/, "the answer carries our candidates (no trickle needed)");
+  await browser.waitForState("connected");
+  const [session] = ingest.whip!.sessions();
+  assert.deepEqual(session.media.map((m) => m.kind).sort(), ["audio", "video"]);
+  // the relay ffmpeg publishes once it has probed the first keyframe (slow on a loaded machine)
+  await waitFor(async () => ingest.isPublishing(name), 90_000, 100);
+
+  // a second publisher on the same name is refused while the first holds it
+  assert.equal((await browser.page.evaluate(([u, k]) => fetch(u, { method: "POST", headers: { "content-type": "application/sdp", authorization: `Bearer ${k}` }, body: "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\n" }).then((r) => r.status), [whipUrl(name), KEY] as const)), 409);
+  // PATCH (trickle ICE) is answered 405, as RFC 9725 lets a server that does not support it
+  assert.equal((await fetch(`http://127.0.0.1:${ingest.httpPort}${res.location}`, { method: "PATCH", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/trickle-ice-sdpfrag" }, body: "a=end-of-candidates" })).status, 405);
+
+  const rx = await startReceiver();
+  try {
+    const ack = await svc.post("/videostream/v4", {
+      accessKey: TEST_KEY,
+      appId: "default",
+      eventId: "VIDEOSTREAM",
+      imgType: "QRCODE",
+      audioType: "POLITY",
+      imgCallback: `${rx.url}?lane=img`,
+      audioCallback: `${rx.url}?lane=audio`,
+      data: { streamType: "NORMAL", url: ingest.rtmpUrl(name), tokenId: "whip-user", detectFrequency: 1, returnAllImg: 1, returnAllText: 1 },
+    });
+    assert.equal(ack.code, 1100, JSON.stringify(ack));
+    await rx.until((r) => results(r, 1).length >= 2 && results(r, 2).length >= 1, 120_000);
+    const frame = results(rx.received, 1)[0].body as Json;
+    assert.equal(frame.frameDetail.riskLevel, "PASS");
+    assert.equal((await fetch(frame.frameDetail.imgUrl)).headers.get("content-type"), "image/jpeg");
+    const seg = results(rx.received, 2)[0].body as Json;
+    assert.match(seg.requestId, new RegExp(`^${ack.requestId}_a1$`));
+    assert.ok(session.packets.video > 0 && session.packets.audio > 0, JSON.stringify(session.packets));
+    await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: ack.requestId });
+  } finally {
+    await rx.close();
+  }
+
+  const del = await fetch(`http://127.0.0.1:${ingest.httpPort}${res.location}`, { method: "DELETE", headers: { authorization: `Bearer ${KEY}` } });
+  assert.equal(del.status, 200);
+  await waitFor(async () => !ingest.isPublishing(name) && ingest.whip!.sessions().length === 0, 15_000, 100);
+});

@@ -1,0 +1,106 @@
+// Debian chromium as the far WebRTC side in tests: a fake camera + microphone (Chromium's own test pattern and
+// beep) published over WHIP from a page served on 127.0.0.1 (a secure context, so getUserMedia works).
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { chromium, type Browser, type Page } from "@playwright/test";
+
+const PAGE = `<!doctype html><meta charset="utf-8"><title>whip publisher</title><script>
+window.publish = async (whipUrl, key) => {
+  const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 360, frameRate: 15 }, audio: true });
+  const pc = new RTCPeerConnection();
+  for (const t of stream.getTracks()) pc.addTransceiver(t, { direction: "sendonly" });
+  await pc.setLocalDescription(await pc.createOffer());
+  await new Promise((r) => { if (pc.iceGatheringState === "complete") r(); pc.addEventListener("icegatheringstatechange", () => pc.iceGatheringState === "complete" && r()); setTimeout(r, 3000); });
+  const headers = { "content-type": "application/sdp" };
+  if (key) headers.authorization = "Bearer " + key;
+  const res = await fetch(whipUrl, { method: "POST", headers, body: pc.localDescription.sdp });
+  const body = await res.text();
+  if (res.status !== 201) { pc.close(); return { status: res.status, body }; }
+  await pc.setRemoteDescription({ type: "answer", sdp: body });
+  window.pc = pc;
+  return { status: res.status, location: res.headers.get("location"), answer: body };
+};
+// the far side of a WHEP pull: answers a recv-only offer with the fake camera + microphone
+window.answerWhep = async (offer) => {
+  const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 360, frameRate: 15 }, audio: true });
+  const pc = new RTCPeerConnection();
+  await pc.setRemoteDescription({ type: "offer", sdp: offer });
+  for (const t of stream.getTracks()) {
+    const tr = pc.getTransceivers().find((x) => x.receiver.track.kind === t.kind && !x.sender.track);
+    if (tr) { tr.direction = "sendonly"; await tr.sender.replaceTrack(t); }
+  }
+  await pc.setLocalDescription(await pc.createAnswer());
+  await new Promise((r) => { if (pc.iceGatheringState === "complete") r(); pc.addEventListener("icegatheringstatechange", () => pc.iceGatheringState === "complete" && r()); setTimeout(r, 3000); });
+  (window.served ??= []).push(pc);
+  return pc.localDescription.sdp;
+};
+window.stopWhep = () => { for (const pc of window.served ?? []) pc.close(); window.served = []; };
+</script>`;
+
+export interface WebrtcBrowser {
+  page: Page;
+  /** WHIP-publishes the fake camera and microphone; status 201 with the session's Location, or the refusal. */
+  publish(whipUrl: string, key?: string): Promise<{ status: number; location?: string; answer?: string; body?: string }>;
+  /**
+   * A WHEP endpoint served by this browser (a tiny signalling shim on 127.0.0.1: POST offer → the page answers with
+   * its fake camera + microphone; DELETE ends it). `posts` counts the offers received.
+   */
+  serveWhep(): Promise<{ url: string; posts: () => number; stopAll(): Promise<void>; close(): Promise<void> }>;
+  /** Waits until the page's peer connection reports `state`. */
+  waitForState(state: RTCPeerConnectionState): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startWebrtcBrowser(): Promise<WebrtcBrowser> {
+  const server = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(PAGE));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  server.unref();
+  let browser: Browser | null = null;
+  try {
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", "--disable-features=WebRtcHideLocalIpsWithMdns", "--autoplay-policy=no-user-gesture-required"],
+    });
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    const b = browser;
+    const serveWhep = async () => {
+      let posts = 0;
+      const shim = http.createServer(async (req, res) => {
+        if (req.method === "DELETE") return void (await page.evaluate(() => (window as unknown as { stopWhep(): void }).stopWhep()), res.writeHead(200).end());
+        if (req.method !== "POST") return void res.writeHead(405).end();
+        posts++;
+        const chunks: Buffer[] = [];
+        for await (const c of req) chunks.push(c as Buffer);
+        try {
+          const answer = await page.evaluate((offer) => (window as unknown as { answerWhep(o: string): Promise<string> }).answerWhep(offer), Buffer.concat(chunks).toString("utf8"));
+          res.writeHead(201, { "content-type": "application/sdp", location: `${req.url}/session-${posts}` }).end(answer);
+        } catch (err) {
+          res.writeHead(400).end(String(err));
+        }
+      });
+      await new Promise<void>((r) => shim.listen(0, "127.0.0.1", r));
+      shim.unref();
+      return {
+        url: `http://127.0.0.1:${(shim.address() as AddressInfo).port}/whep/cam`,
+        posts: () => posts,
+        stopAll: () => page.evaluate(() => (window as unknown as { stopWhep(): void }).stopWhep()),
+        close: () => new Promise<void>((r) => (shim.closeAllConnections(), shim.close(() => r()))),
+      };
+    };
+    return {
+      page,
+      serveWhep,
+      publish: (whipUrl, key) => page.evaluate(([u, k]) => (window as unknown as { publish(u: string, k?: string): Promise<{ status: number }> }).publish(u, k), [whipUrl, key] as const),
+      waitForState: async (state) => void (await page.waitForFunction((s) => (window as unknown as { pc?: RTCPeerConnection }).pc?.connectionState === s, state, { timeout: 30_000 })),
+      async close() {
+        await b.close();
+        server.close();
+      },
+    };
+  } catch (err) {
+    await browser?.close();
+    server.close();
+    throw err;
+  }
+}
