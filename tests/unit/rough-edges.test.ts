@@ -22,3 +22,13 @@ test("no clip while REJECT frames are listed: the clips are being cut, not 'no R
   ];
   assert.equal(rejectCount(marks), 2);
 });
+
+test("the header and the health strip show one set of frame counts: stored results and the polled snapshot reconciled", async () => {
+  const { reconcileFrameCounts } = await import("../../components/health/format");
+  // at start: one result stored and pushed, the engine's snapshot (polled) still at zero
+  const zero = { captured: 0, checked: 0, notChecked: 0, waiting: 0, detecting: 0 };
+  assert.deepEqual(reconcileFrameCounts({ framesChecked: 1, framesNotChecked: 0 }, zero), { captured: 1, checked: 1, notChecked: 0 });
+  // the snapshot ahead: two captured frames still in detection
+  assert.deepEqual(reconcileFrameCounts({ framesChecked: 1, framesNotChecked: 0 }, { captured: 4, checked: 2, notChecked: 0, waiting: 1, detecting: 1 }), { captured: 4, checked: 2, notChecked: 0 });
+  assert.deepEqual(reconcileFrameCounts({ framesChecked: 3, framesNotChecked: 2 }, null), { captured: 5, checked: 3, notChecked: 2 });
+});
