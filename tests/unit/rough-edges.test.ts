@@ -32,3 +32,13 @@ test("the header and the health strip show one set of frame counts: stored resul
   assert.deepEqual(reconcileFrameCounts({ framesChecked: 1, framesNotChecked: 0 }, { captured: 4, checked: 2, notChecked: 0, waiting: 1, detecting: 1 }), { captured: 4, checked: 2, notChecked: 0 });
   assert.deepEqual(reconcileFrameCounts({ framesChecked: 3, framesNotChecked: 2 }, null), { captured: 5, checked: 3, notChecked: 2 });
 });
+
+test("the review queue offers deciding keys only to a role that may decide", async () => {
+  const { triageHints, triageKeyMap } = await import("../../components/review/triage-hints");
+  const labels = (can: boolean) => triageHints(can).map((h) => h.label);
+  assert.deepEqual(labels(false), ["next/previous", "reveal media", "open the source"]);
+  assert.deepEqual(labels(true), ["next/previous", "confirm", "clear", "escalate", "assign to me", "reveal media", "open the source"]);
+  const all = { j: 1, k: 2, c: 3, x: 4, e: 5, a: 6, v: 7, Enter: 8 };
+  assert.deepEqual(Object.keys(triageKeyMap(false, all)).sort(), ["Enter", "j", "k", "v"]);
+  assert.deepEqual(Object.keys(triageKeyMap(true, all)).sort(), ["Enter", "a", "c", "e", "j", "k", "v", "x"]);
+});
