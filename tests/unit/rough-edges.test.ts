@@ -42,3 +42,12 @@ test("the review queue offers deciding keys only to a role that may decide", asy
   assert.deepEqual(Object.keys(triageKeyMap(false, all)).sort(), ["Enter", "j", "k", "v"]);
   assert.deepEqual(Object.keys(triageKeyMap(true, all)).sort(), ["Enter", "a", "c", "e", "j", "k", "v", "x"]);
 });
+
+test("an ended stream says who closed it: a user, a rule, or the source", async () => {
+  const { endReasonText } = await import("../../components/streams/end-reasons");
+  assert.equal(endReasonText(null, "closed by ana"), "closed by ana");
+  assert.equal(endReasonText(null, 'closed by rule "ads" (v2): spam'), 'closed by rule "ads" (v2): spam');
+  assert.equal(endReasonText(null, "ended"), "the source ended");
+  assert.equal(endReasonText(3001, "pull failed"), "stream unreachable");
+  assert.equal(endReasonText(null, null), "closed / ended");
+});
