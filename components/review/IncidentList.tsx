@@ -3,6 +3,7 @@
 import RiskBadge from "@/components/ui/RiskBadge";
 import { incidentTime, type Incident } from "@/lib/incidents";
 import DecisionNote from "./DecisionNote";
+import { urlLabel } from "@/lib/source-name";
 
 /** The queue: one row per incident; the current one is highlighted, checked ones take bulk decisions. */
 export default function IncidentList({ incidents, selectable = true, currentId, checked, onSelect, onCheck }: { incidents: Incident[]; selectable?: boolean; currentId: string | null; checked: ReadonlySet<string>; onSelect: (id: string) => void; onCheck: (id: string, on: boolean) => void }) {
@@ -31,7 +32,7 @@ export default function IncidentList({ incidents, selectable = true, currentId, 
                 <span className="ml-auto" data-testid="incident-status">{i.status}</span>
               </div>
               <div className="truncate text-zinc-400" title={i.source.url ?? undefined}>
-                {i.source.kind === "stream" ? "Stream" : "File"} {i.source.title ?? i.source.ref} · {incidentTime(i, i.start)}–{incidentTime(i, i.end)}
+                {i.source.kind === "stream" ? "Stream" : "File"} {i.source.title ?? urlLabel(i.source.url) ?? i.source.ref} · {incidentTime(i, i.start)}–{incidentTime(i, i.end)}
               </div>
               <div className="flex gap-2 text-zinc-500">
                 {i.assignee && <span data-testid="incident-assignee">assigned to {i.assignee}</span>}

@@ -51,3 +51,13 @@ test("an ended stream says who closed it: a user, a rule, or the source", async 
   assert.equal(endReasonText(3001, "pull failed"), "stream unreachable");
   assert.equal(endReasonText(null, null), "closed / ended");
 });
+
+test("an untitled API stream is named by its accessKey and its URL, never by its hex id", async () => {
+  const { sourceName, urlLabel } = await import("../../lib/source-name");
+  assert.equal(sourceName({ title: null, url: "rtmp://user:pw@live.example.com:1935/live/show?token=x", origin: "api", keyName: "API key 3f2a1b" }), "API key 3f2a1b · live.example.com:1935/live/show");
+  assert.equal(sourceName({ title: null, url: "rtmp://h/live/x", origin: "api", keyName: "partner", streamName: "Evening show" }), "partner · Evening show");
+  assert.equal(sourceName({ title: "Lobby cam", url: "rtmp://h/x", origin: "api", keyName: "k" }), "Lobby cam");
+  assert.equal(sourceName({ title: null, url: "https://cdn.example/a.m3u8", origin: "dashboard" }), "cdn.example/a.m3u8");
+  assert.equal(sourceName({ title: null, url: null }), null);
+  assert.equal(urlLabel(`https://x.example/${"a".repeat(100)}`)!.length, 60);
+});
