@@ -61,3 +61,21 @@ test("an untitled API stream is named by its accessKey and its URL, never by its
   assert.equal(sourceName({ title: null, url: null }), null);
   assert.equal(urlLabel(`https://x.example/${"a".repeat(100)}`)!.length, 60);
 });
+
+test("each of the three places to decide says whether it counts and names the incident queue as the team's record", async () => {
+  const { decisionScope } = await import("../../components/shared/decision-scope");
+  assert.match(decisionScope("item"), /carried to the incidents/);
+  assert.match(decisionScope("item", "segment"), /this segment/);
+  assert.match(decisionScope("source"), /decides no incident/);
+  for (const p of ["item", "source", "incident"] as const) assert.match(decisionScope(p), /team's record/);
+});
+
+test("an export shows 'Preparing zip…' with the bytes so far, and saves under the server's filename", async () => {
+  const { filenameOf, preparingText } = await import("../../components/shared/download-progress");
+  assert.equal(preparingText(0), "Preparing zip…");
+  assert.equal(preparingText(300), "Preparing zip… 1 KB");
+  assert.equal(preparingText(5 * 1024 * 1024 + 1), "Preparing zip… 5.0 MB");
+  assert.equal(filenameOf('attachment; filename="incident-ab12.zip"'), "incident-ab12.zip");
+  assert.equal(filenameOf('attachment; filename="../../x.zip"'), ".._.._x.zip");
+  assert.equal(filenameOf(null), null);
+});
