@@ -71,6 +71,9 @@ test("start a live stream, watch frames and audio arrive on its timeline, close 
   await expect(form.getByLabel("Report stream end")).toHaveCount(0);
   await form.getByRole("button", { name: "Start moderating" }).click();
   await expect(page.getByTestId("start-ok")).toBeVisible({ timeout: 15_000 });
+  // the started stream by its name, and its timeline offered plainly (not "Started <hex id>")
+  await expect(page.getByTestId("start-ok")).toContainText(`Started ${title}`);
+  await expect(page.getByTestId("start-ok").getByRole("link", { name: "Open its timeline →" })).toBeVisible();
 
   // The card appears on the wall, running.
   const card = page.getByTestId("stream-card").filter({ hasText: title });
