@@ -1,6 +1,6 @@
 import { nmsContext } from "../demo/nms";
 import { RTMP_APP, type RtmpServer } from "../demo/rtmp-server";
-import { startSampleSource, type SampleSource } from "../demo/sample-source";
+import { sampleFontNote, startSampleSource, type SampleSource } from "../demo/sample-source";
 import type { StartAnswer } from "./stream-row";
 
 export interface DemoDeps {
@@ -35,6 +35,7 @@ export function createDemo(d: DemoDeps) {
     info: (host?: string) => ({
       rtmpIngestUrl: d.rtmp ? `rtmp://${d.publicHost ?? host ?? "localhost"}:${d.rtmp.rtmpPort}/live/<stream-key>` : null,
       sampleRunning: Boolean(sample?.running),
+      fontNote: sampleFontNote(),
     }),
 
     async start(): Promise<StartAnswer> {

@@ -79,3 +79,19 @@ test("an export shows 'Preparing zip…' with the bytes so far, and saves under 
   assert.equal(filenameOf('attachment; filename="../../x.zip"'), ".._.._x.zip");
   assert.equal(filenameOf(null), null);
 });
+
+test("without the CJK font the sample draws a Latin-only ad line and says how to get the Chinese one", async () => {
+  const { sampleAdLines, SAMPLE_AD_TEXT } = await import("../../server/demo/sample-source");
+  const { PRODUCT_PACKAGES, AUDIO_PACKAGES } = await import("../../server/setup/debian-packages");
+  const both = sampleAdLines({ latin: "/l.ttf", cjk: "/c.ttc" });
+  assert.deepEqual(both.lines.map((l) => [l.text, l.font]), [[SAMPLE_AD_TEXT.latin, "/l.ttf"], [SAMPLE_AD_TEXT.cjk, "/c.ttc"]]);
+  assert.deepEqual(both.notes, []);
+  const latinOnly = sampleAdLines({ latin: "/l.ttf", cjk: null });
+  assert.deepEqual(latinOnly.lines.map((l) => [l.text, l.font]), [[SAMPLE_AD_TEXT.latin, "/l.ttf"], [SAMPLE_AD_TEXT.cjkFallback, "/l.ttf"]]);
+  assert.ok(latinOnly.lines.every((l) => /^[\x20-\x7e]+$/.test(l.text)), "every line renders with a Latin font");
+  assert.match(latinOnly.notes[0], /fonts-noto-cjk/);
+  assert.deepEqual(sampleAdLines({ latin: null, cjk: null }).lines, []);
+  // npm start installs the font as it does the other Debian packages; a missing font never marks audio types unsupported
+  assert.equal(PRODUCT_PACKAGES["fonts-noto-cjk"].file, "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc");
+  assert.ok(!(AUDIO_PACKAGES as readonly string[]).includes("fonts-noto-cjk"));
+});

@@ -8,6 +8,8 @@ export interface DemoInfo {
   /** where users can push their own stream (OBS/ffmpeg); null when the server runs no ingest */
   rtmpIngestUrl: string | null;
   sampleRunning: boolean;
+  /** a font the sample's ad needs is missing here: what it shows instead and how to install it */
+  fontNote?: string | null;
 }
 
 /** GET /api/demo: the sample stream's state and the RTMP ingest address. */
