@@ -3,6 +3,8 @@
 // sees in the queue, and no socket while a one-time password is pending.
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
 import { startRtmpSource, type RtmpSource } from "../support/live-sources";
 import { SUPERVISOR_STATE } from "./credentials";
@@ -14,6 +16,7 @@ const MODERATOR = { username: "mod-rough-e2e", password: "moderator-rough-e2e" }
 const SHOTS = ".test-results/rough-edges";
 
 let source: RtmpSource | undefined;
+let receiver: http.Server | undefined;
 let requestId = "";
 let supervisor: { api: APIRequestContext; csrf: string };
 
@@ -67,7 +70,11 @@ test.beforeAll(async ({ request }) => {
   supervisor = { api: await playwrightRequest.newContext({ baseURL, storageState: SUPERVISOR_STATE }), csrf: decodeURIComponent(state.cookies.find((c) => c.name === "mp_csrf")?.value ?? "") };
   // an untitled stream started through the public API: its name must come from its key and URL
   source = await startRtmpSource({ name: "e2e-rough", audio: "none", qr: { text: "https://rough.example/qr", fromSec: 0, toSec: 5 } });
-  const ack = await (await request.post("/videostream/v4", { data: { accessKey: KEY, appId: "e2e", eventId: "live", imgType: "QRCODE", audioType: "NONE", data: { btId: `rough-${Date.now()}`, url: source.rtmpUrl, detectFrequency: 1 } } })).json();
+  // the API caller's own callback receiver (it only acknowledges)
+  receiver = http.createServer((req, res) => (req.resume(), res.writeHead(200, { "content-type": "application/json" }).end('{"code":1100}')));
+  await new Promise<void>((r) => receiver!.listen(0, "127.0.0.1", r));
+  const imgCallback = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/cb`;
+  const ack = await (await request.post("/videostream/v4", { data: { accessKey: KEY, appId: "e2e", eventId: "live", imgType: "QRCODE", audioType: "NONE", imgCallback, data: { streamType: "NORMAL", url: source.rtmpUrl, detectFrequency: 1 } } })).json();
   expect(ack.code, JSON.stringify(ack)).toBe(1100);
   requestId = ack.requestId as string;
   await expect
@@ -80,6 +87,8 @@ test.afterAll(async ({ request }) => {
   if (requestId) await request.post("/finish_videostream/v4", { data: { accessKey: KEY, requestId } }).catch(() => undefined);
   await source?.close();
   await supervisor?.api.dispose();
+  receiver?.closeAllConnections();
+  await new Promise((r) => (receiver ? receiver.close(r) : r(undefined)));
 });
 
 for (const width of [1280, 390]) {
