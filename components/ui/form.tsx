@@ -56,12 +56,15 @@ export interface Created {
   open?: string;
 }
 
-/** The form's right-aligned submit button, preceded by a link to what the last submission created. */
+/**
+ * The form's right-aligned submit button and a link to what the last submission created. Both are items of the
+ * form's own (wrapping) row: the notice takes a line of its own under the row, so the button never moves down.
+ */
 export function SubmitArea({ pending, label, pendingLabel, created }: { pending: boolean; label: string; pendingLabel: string; created?: Created }) {
   return (
-    <div className="ml-auto flex min-w-0 flex-wrap items-center justify-end gap-3">
+    <>
       {created && (
-        <span data-testid={created.testId} role="status" className="flex min-w-0 flex-wrap items-center gap-x-2 text-xs text-zinc-400">
+        <span data-testid={created.testId} role="status" className="order-last flex min-w-0 basis-full flex-wrap items-center justify-end gap-x-2 text-xs text-zinc-400">
           {created.open ? (
             <>
               <span className="min-w-0 truncate" title={created.id}>
@@ -72,22 +75,22 @@ export function SubmitArea({ pending, label, pendingLabel, created }: { pending:
               </Link>
             </>
           ) : (
-            <>
+            <span>
               {created.verb}{" "}
               <Link className="font-mono text-sky-300 hover:underline" href={created.href}>
                 {created.id}
               </Link>
-            </>
+            </span>
           )}
         </span>
       )}
       <button
         type="submit"
         disabled={pending}
-        className="rounded bg-sky-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-sky-500 disabled:cursor-wait disabled:opacity-60"
+        className="ml-auto rounded bg-sky-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-sky-500 disabled:cursor-wait disabled:opacity-60"
       >
         {pending ? pendingLabel : label}
       </button>
-    </div>
+    </>
   );
 }
