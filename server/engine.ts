@@ -17,7 +17,7 @@ import { StreamRunner } from "./task/stream-runner";
 import { createLists } from "./dashboard/lists";
 import { checkCallbackTarget } from "./task/url-policy";
 import { redactSecrets } from "./service/redact";
-import { missingPackages } from "./setup/debian-packages";
+import { AUDIO_PACKAGES, missingPackages } from "./setup/debian-packages";
 import { StreamLeases } from "./scale/stream-leases";
 import type { Engine } from "./engine-api";
 import { ownDataDir, privateDir } from "./setup/data-dir";
@@ -96,7 +96,7 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
       await detect.ready();
       await audio.ready().catch((err: Error) => {
         // e.g. Debian pocketsphinx / fpcalc not installed: audio types are then listed unsupported and not applied
-        const missing = missingPackages().filter((m) => m !== "ffmpeg");
+        const missing = missingPackages().filter((m) => (AUDIO_PACKAGES as readonly string[]).includes(m));
         audioDown = missing.length ? `${err.message} (Debian packages missing: install with \`sudo apt-get install -y ${missing.join(" ")}\`)` : err.message;
         log(`audio detector unavailable: ${err.message}`);
       });

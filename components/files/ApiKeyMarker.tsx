@@ -9,7 +9,7 @@ export default function ApiKeyMarker({ item }: { item: { origin: TaskOrigin; key
       data-testid="api-key-marker"
       data-key-name={name}
       title={`Submitted through the public API with the accessKey named "${name}"`}
-      className="inline-flex shrink-0 items-center rounded border border-sky-700/60 bg-sky-500/10 px-1.5 py-0.5 text-[10px] font-medium text-sky-300"
+      className="inline-block min-w-0 max-w-full shrink-0 truncate rounded border border-sky-700/60 bg-sky-500/10 px-1.5 py-0.5 text-[10px] font-medium text-sky-300"
     >
       API · {name}
     </span>

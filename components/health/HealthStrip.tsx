@@ -5,7 +5,7 @@ import type { StreamKind } from "@/lib/dashboard-api";
 import { healthTone, pullStateText, type StreamHealthSnapshot } from "@/lib/stream-health";
 import { useNow } from "@/components/hooks/useNow";
 import { formatAgo } from "@/components/streams/bits";
-import { dbText, fpsText, kbpsText, levelShare, noMediaNow, untilText } from "./format";
+import { dbText, fpsText, type FrameCounts, kbpsText, levelShare, noMediaNow, untilText } from "./format";
 import HealthEvents from "./HealthEvents";
 import { TONE_DOT, TONE_TEXT } from "./HealthBadge";
 import type { useStreamHealth } from "./useStreamHealth";
@@ -46,12 +46,12 @@ function PullState({ s, now }: { s: StreamHealthSnapshot; now: number }) {
 }
 
 /** What the pull delivered and what was checked of it: frames for a video stream, segments for an audio stream. */
-function Delivered({ s, kind }: { s: StreamHealthSnapshot; kind: StreamKind }) {
+function Delivered({ s, kind, frames }: { s: StreamHealthSnapshot; kind: StreamKind; frames: FrameCounts }) {
   if (kind === "audio") {
     const g = s.segments;
     return <Fact label="segments" testId="health-delivered">{g.checked} checked · {g.notChecked + g.skipped} not checked of {g.captured}</Fact>;
   }
-  return <Fact label="frames" testId="health-delivered">{s.frames.checked} checked · {s.frames.notChecked} not checked of {s.frames.captured}</Fact>;
+  return <Fact label="frames" testId="health-delivered">{frames.checked} checked · {frames.notChecked} not checked of {frames.captured}</Fact>;
 }
 
 /**
@@ -59,7 +59,7 @@ function Delivered({ s, kind }: { s: StreamHealthSnapshot; kind: StreamKind }) {
  * flag, the last error, and the stored health events (embedded engine only: nothing for a remote service).
  * `health` is useStreamHealth's answer (the header reads the same one for its state pill).
  */
-export default function HealthStrip({ health, kind }: { health: ReturnType<typeof useStreamHealth>; kind: StreamKind }) {
+export default function HealthStrip({ health, kind, frameCounts }: { health: ReturnType<typeof useStreamHealth>; kind: StreamKind; frameCounts?: FrameCounts }) {
   const { report, unavailable } = health;
   const now = useNow();
   const [open, setOpen] = useState(false);
@@ -78,7 +78,7 @@ export default function HealthStrip({ health, kind }: { health: ReturnType<typeo
               <Fact label="input" testId="health-input">{kind === "video" ? `${fpsText(s.input.fps)} · ` : ""}{kbpsText(s.input.kbps)}</Fact>
               <Fact label="audio" testId="health-audio"><AudioLevel s={s} /></Fact>
               <Fact label="last media" testId="health-last-media">{s.lastMediaAt ? (now ? formatAgo(now - Date.parse(s.lastMediaAt)) : "—") : "none yet"}</Fact>
-              <Delivered s={s} kind={kind} />
+              <Delivered s={s} kind={kind} frames={frameCounts ?? s.frames} />
             </dl>
             {!report.live && <span className="text-zinc-500" title="the process that ran this stream is gone: the figures are those stored with its last health event">stored</span>}
           </>

@@ -48,3 +48,19 @@ export function untilText(iso: string | null, now: number): string {
   const s = Math.round((Date.parse(iso) - now) / 1000);
   return s > 0 ? `in ${s} s` : "now";
 }
+
+export interface FrameCounts {
+  captured: number;
+  checked: number;
+  notChecked: number;
+}
+
+/**
+ * One set of frame counts for the header and the health strip: the stored results (pushed live) and the engine's
+ * polled snapshot are both counters that only grow, so the larger of each is the newest; captured covers them.
+ */
+export function reconcileFrameCounts(stored: { framesChecked: number; framesNotChecked: number }, live: StreamHealthSnapshot["frames"] | null | undefined): FrameCounts {
+  const checked = Math.max(stored.framesChecked, live?.checked ?? 0);
+  const notChecked = Math.max(stored.framesNotChecked, live?.notChecked ?? 0);
+  return { captured: Math.max(live?.captured ?? 0, checked + notChecked), checked, notChecked };
+}

@@ -15,6 +15,23 @@ const joinedRooms = new Set<string>();
 /** Per room: who wants to hear that the server (re)acknowledged it. */
 const joinListeners = new Map<string, Set<(ok: boolean) => void>>();
 
+/**
+ * Whether this tab may open the socket: only for a signed-in user whose one-time password is changed (the server
+ * refuses the handshake before that, and socket.io would retry it, a 403 at each attempt, for as long as the page stays).
+ */
+export function socketMayConnect(user: { mustChangePassword: boolean } | null): boolean {
+  return user !== null && !user.mustChangePassword;
+}
+
+let permitted = false;
+
+/** Set by the UserProvider from the session's user: connects the shared socket once it is allowed, never before. */
+export function setSocketPermitted(allowed: boolean): void {
+  permitted = allowed;
+  if (allowed && shared && !shared.connected && !shared.active) shared.connect();
+  if (!allowed && shared?.active) shared.disconnect();
+}
+
 function notifyStatus() {
   for (const listener of statusListeners) listener();
 }
@@ -32,7 +49,7 @@ function subscribe(socket: AppSocket, room: string) {
 /** The one socket.io connection of this tab, to the page's own origin. */
 export function getSocket(): AppSocket {
   if (shared) return shared;
-  const socket: AppSocket = io({ path: "/socket.io", autoConnect: true });
+  const socket: AppSocket = io({ path: "/socket.io", autoConnect: permitted });
   // "connect" fires again after every reconnection: rooms are per connection, so join them again.
   socket.on("connect", () => {
     for (const room of roomRefs.keys()) subscribe(socket, room);

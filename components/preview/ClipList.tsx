@@ -1,6 +1,7 @@
 "use client";
 
 import type { PreviewClip } from "@/server/preview/info";
+import { emptyClipsNote } from "./player-state";
 
 const clock = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour12: false });
 const mmss = (sec: number) => `${Math.floor(sec / 60)}:${String(Math.floor(sec % 60)).padStart(2, "0")}`;
@@ -8,14 +9,16 @@ const mmss = (sec: number) => `${Math.floor(sec / 60)}:${String(Math.floor(sec %
 const span = (c: PreviewClip) => (c.offsets ? `${mmss(c.offsets.fromSec)}–${mmss(c.offsets.toSec)}` : `${clock(c.startAt)}–${clock(c.endAt)}`);
 
 /** Evidence clips kept for REJECT frames (MP4, stream-copied from the preview or the file), newest first. */
-export default function ClipList({ requestId, clips, beforeSec, afterSec }: { requestId: string; clips: readonly PreviewClip[]; beforeSec: number; afterSec: number }) {
+export default function ClipList({ requestId, clips, beforeSec, afterSec, rejectFrames = 0, running = false }: { requestId: string; clips: readonly PreviewClip[]; beforeSec: number; afterSec: number; rejectFrames?: number; running?: boolean }) {
   return (
     <div data-testid="preview-clips" data-count={clips.length} className="space-y-1 text-xs">
       <div className="text-zinc-400">
         Evidence clips ({clips.length}) <span className="text-zinc-600">· {beforeSec} s before to {afterSec} s after each REJECT frame</span>
       </div>
       {clips.length === 0 ? (
-        <p className="text-zinc-600">No REJECT frame yet.</p>
+        <p data-testid="preview-clips-note" className={rejectFrames > 0 ? "text-risk-review" : "text-zinc-600"}>
+          {emptyClipsNote(rejectFrames, running)}
+        </p>
       ) : (
         <ul className="max-h-40 space-y-1 overflow-y-auto">
           {[...clips].reverse().map((c) => (

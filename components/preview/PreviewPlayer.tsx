@@ -7,6 +7,7 @@ import ClipList from "./ClipList";
 import { dateOf, datedSpan, frameMarks, isHit, mediaTimeOf } from "./marks";
 import SeekBar from "./SeekBar";
 import { useHls } from "./useHls";
+import { isLivePreview, rejectCount } from "./player-state";
 import { usePreviewQuery } from "./usePreviewQuery";
 import SafeMedia from "@/components/wellness/SafeMedia";
 
@@ -59,7 +60,7 @@ export default function PreviewPlayer({ requestId, running, events, handle }: { 
     if (!el || t === null) {
       const clock = new Date(atMs).toLocaleTimeString(undefined, { hour12: false });
       pending.current = null;
-      if (!(info.data?.live ?? running) && span !== null && atMs >= span.endMs) setNote(`${clock} is after the end of the preview recording`);
+      if (!isLivePreview(running, info.data?.live) && span !== null && atMs >= span.endMs) setNote(`${clock} is after the end of the preview recording`);
       else if (span === null || atMs >= span.endMs) {
         pending.current = { atMs, until: Date.now() + PENDING_SEEK_MS };
         setNote(`${clock} is not loaded in the preview yet: it jumps there as soon as it is`);
@@ -88,6 +89,13 @@ export default function PreviewPlayer({ requestId, running, events, handle }: { 
     // only when the loaded fragments change; seekTo reads them
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [frags]);
+  // the stream just ended: fetch the preview's final state now (clips, live: false), not in ten minutes
+  const { refetch } = info;
+  const wasRunning = useRef(running);
+  useEffect(() => {
+    if (wasRunning.current && !running) void refetch();
+    wasRunning.current = running;
+  }, [running, refetch]);
   const goLive = () => {
     const el = video.current;
     const edge = hls.current?.liveSyncPosition;
@@ -105,7 +113,7 @@ export default function PreviewPlayer({ requestId, running, events, handle }: { 
   });
 
   const data = info.data;
-  const live = data?.live ?? running;
+  const live = isLivePreview(running, data?.live);
   const atLive = behindMs !== null && behindMs < 8000;
   return (
     <Panel
@@ -140,7 +148,7 @@ export default function PreviewPlayer({ requestId, running, events, handle }: { 
             {note}
           </p>
         )}
-        {data && <ClipList requestId={requestId} clips={data.clips} beforeSec={data.clipBeforeSec} afterSec={data.clipAfterSec} />}
+        {data && <ClipList requestId={requestId} clips={data.clips} beforeSec={data.clipBeforeSec} afterSec={data.clipAfterSec} rejectFrames={rejectCount(marks)} running={live} />}
       </div>
     </Panel>
   );

@@ -2,6 +2,8 @@
 
 import Link from "next/link";
 import Panel from "@/components/ui/Panel";
+import ZipDownload from "@/components/shared/ZipDownload";
+import { decisionScope } from "@/components/shared/decision-scope";
 import RiskBadge from "@/components/ui/RiskBadge";
 import ErrorNote from "@/components/ui/ErrorNote";
 import { formatPercent } from "@/components/ui/format";
@@ -84,10 +86,9 @@ export default function IncidentDetail(p: {
               <button disabled={p.busy} onClick={(e) => (e.currentTarget.blur(), p.onAssignMe())} className="rounded border border-surface-line px-2.5 py-1 text-xs text-zinc-100 hover:bg-white/5 disabled:opacity-50">
                 Assign to me <kbd className="text-zinc-500">a</kbd>
               </button>
-              <a data-testid="incident-export" href={`/api/incidents/${i.id}/export`} download onClick={(e) => e.currentTarget.blur()} className="ml-auto self-center text-xs text-sky-300 hover:underline">
-                Export evidence (zip)
-              </a>
+              <ZipDownload testId="incident-export" href={`/api/incidents/${i.id}/export`} label="Export evidence (zip)" className="ml-auto self-center" />
             </div>
+            <p data-testid="decision-scope" className="text-[11px] text-zinc-500">{decisionScope("incident")}</p>
             {p.error !== null && p.error !== undefined && <ErrorNote error={p.error} />}
           </div>
         )}

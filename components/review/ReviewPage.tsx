@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useCan } from "@/components/auth/UserContext";
 import ErrorNote from "@/components/ui/ErrorNote";
 import Panel from "@/components/ui/Panel";
+import Skeleton from "@/components/ui/Skeleton";
 import { DECISION_NAMES, INCIDENT_DECISIONS, type IncidentDecision, type IncidentQuery } from "@/lib/incidents";
 import IncidentDetail from "./IncidentDetail";
 import IncidentFilters from "./IncidentFilters";
@@ -14,6 +15,7 @@ import QueueWork from "./QueueWork";
 import { reviewStateFromParams, reviewStateToSearch, sourceLink, type Filters } from "./review-url";
 import { useAssign, useDecide, useIncidentQuery, useIncidentsLive, useIncidentsQuery } from "./useIncidents";
 import { useTriageKeys } from "./useTriageKeys";
+import { triageHints, triageKeyMap } from "./triage-hints";
 import WellnessBar, { useExposure } from "@/components/wellness/WellnessBar";
 import DockSlot from "@/components/alerts/DockSlot";
 
@@ -78,7 +80,7 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
   };
   const assignMe = () => current && canDecide && assign.mutate({ id: current.id });
 
-  useTriageKeys(working ? {} : {
+  useTriageKeys(working ? {} : triageKeyMap(canDecide, {
     j: () => move(1),
     k: () => move(-1),
     c: () => decideCurrent("confirmed"),
@@ -87,7 +89,7 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
     a: () => assignMe(),
     v: () => current && setRevealedId((id) => (id === current.id ? null : current.id)),
     Enter: () => current && router.push(sourceLink(current)),
-  });
+  }));
 
   const checkedIds = incidents.filter((i) => checked.has(i.id)).map((i) => i.id);
   const bulk = (decision: IncidentDecision) =>
@@ -96,7 +98,7 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
   if (working)
     return (
       <div className="space-y-3">
-        <h1 className="text-lg font-semibold text-zinc-100">Review queue</h1>
+        <h1 className="whitespace-nowrap text-lg font-semibold text-zinc-100">Review queue</h1>
         {queuePanel}
         <WellnessBar />
         <DockSlot />
@@ -106,9 +108,20 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <h1 className="shrink-0 text-lg font-semibold text-zinc-100">Review queue</h1>
-        <p className="text-xs text-zinc-500">
-          <kbd>j</kbd>/<kbd>k</kbd> next/previous · <kbd>c</kbd> confirm · <kbd>x</kbd> clear · <kbd>e</kbd> escalate · <kbd>a</kbd> assign to me · <kbd>v</kbd> reveal media · <kbd>Enter</kbd> open the source
+        <h1 className="shrink-0 whitespace-nowrap text-lg font-semibold text-zinc-100">Review queue</h1>
+        <p className="text-xs text-zinc-500" data-testid="triage-hints">
+          {triageHints(canDecide).map((h, n) => (
+            <span key={h.label}>
+              {n > 0 && " · "}
+              {h.keys.map((k, i) => (
+                <span key={k}>
+                  {i > 0 && "/"}
+                  <kbd>{k}</kbd>
+                </span>
+              ))}{" "}
+              {h.label}
+            </span>
+          ))}
         </p>
       </div>
       {queuePanel}
@@ -132,7 +145,7 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
                 ))}
               </div>
             ) : (
-              incidents.length > 0 && (
+              canDecide && incidents.length > 0 && (
                 <button onClick={() => setChecked(new Set(incidents.map((i) => i.id)))} className="text-[11px] text-sky-300 hover:underline">
                   Select all
                 </button>
@@ -140,10 +153,14 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
             )
           }
         >
-          <IncidentList incidents={incidents} currentId={current?.id ?? null} checked={checked} onSelect={select} onCheck={(id, on) => setChecked((s) => { const n = new Set(s); if (on) n.add(id); else n.delete(id); return n; })} />
+          {list.isPending ? <Skeleton rows={6} label="Loading incidents…" testId="incidents-loading" /> : <IncidentList incidents={incidents} selectable={canDecide} currentId={current?.id ?? null} checked={checked} onSelect={select} onCheck={(id, on) => setChecked((s) => { const n = new Set(s); if (on) n.add(id); else n.delete(id); return n; })} />}
         </Panel>
         {current ? (
           <IncidentDetail incident={current} detail={detail.data?.incident.id === current.id ? detail.data.incident : undefined} context={detail.data?.incident.id === current.id ? detail.data.context : undefined} canDecide={canDecide} note={note} setNote={setNote} onDecide={decideCurrent} onAssignMe={assignMe} revealed={revealedId === current.id} onReveal={() => expose(current)} busy={decide.isPending || assign.isPending} error={decide.error ?? assign.error} />
+        ) : list.isPending ? (
+          <Panel title="Incident">
+            <Skeleton rows={3} tall label="Loading the incident…" testId="incident-loading" />
+          </Panel>
         ) : (
           <Panel title="Incident">
             <p className="p-6 text-center text-sm text-zinc-500">Nothing to review here.</p>

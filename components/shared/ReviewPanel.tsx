@@ -6,6 +6,7 @@ import { apiJson } from "@/components/api/http";
 import { useCan } from "@/components/auth/UserContext";
 import ErrorNote from "@/components/ui/ErrorNote";
 import Panel from "@/components/ui/Panel";
+import { decisionScope } from "./decision-scope";
 import { inputCls } from "@/components/ui/form";
 import { REVIEW_DECISIONS, type ReviewDecision } from "@/lib/roles";
 
@@ -74,6 +75,11 @@ export default function ReviewPanel({ targetKind, targetId, item = null, itemLab
               </button>
             ))}
           </div>
+        )}
+        {canRecord && (
+          <p data-testid="decision-scope" className="text-[11px] text-zinc-500">
+            {decisionScope(item === null ? "source" : "item", itemLabel && /segment|audio/i.test(itemLabel) ? "segment" : "frame")}
+          </p>
         )}
         {record.error && <ErrorNote error={record.error} />}
         {record.data && record.data.incidents.length > 0 && (

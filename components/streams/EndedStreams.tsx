@@ -25,7 +25,7 @@ export default function EndedStreams({ streams }: { streams: StreamSummary[] }) 
             <KindChip kind={s.kind} />
             <span data-testid="worst-risk" data-level={s.worstRisk ?? ""}>{s.worstRisk ? <RiskBadge level={s.worstRisk} size="sm" /> : <span className="text-zinc-600">no results</span>}</span>
             <span data-testid="end-reason" data-error-code={s.endErrorCode ?? ""} title={s.endReason ?? undefined} className={`truncate ${failed ? "text-risk-reject" : "text-zinc-400"}`}>
-              {endReasonText(s.endErrorCode)}
+              {endReasonText(s.endErrorCode, s.endReason)}
               {failed && <span className="font-mono text-zinc-500"> · {s.endErrorCode}</span>}
             </span>
             <span className="tabular-nums text-zinc-500">{formatDateTime(s.endedAt)}</span>

@@ -43,6 +43,11 @@ export default function SamplePanel({ onUseUrl }: { onUseUrl: (url: string) => v
           {demo.data?.sampleRunning && " It is already on air; if it is being moderated, this opens that stream."}
         </span>
       </div>
+      {demo.data?.fontNote && (
+        <p data-testid="sample-font-note" className="rounded border border-risk-review/50 bg-risk-review/10 px-2 py-1 text-[11px] text-amber-100">
+          {demo.data.fontNote}
+        </p>
+      )}
       {sample.isError && <ErrorNote testId="sample-error" prefix="Sample stream:" error={sample.error} />}
       {ingest !== null && (
         <div data-testid="ingest-info" className="space-y-1.5">

@@ -73,23 +73,29 @@ export default function StreamCard({ stream, preview = true }: { stream: StreamS
             {preview && running && stream.kind === "video" ? <CardPreview requestId={stream.requestId} label={name} fallback={<Thumbnail stream={stream} name={name} health={health} />} /> : <Thumbnail stream={stream} name={name} health={health} />}
           </SafeMedia>
         </Link>
-        <span className="absolute left-1 top-1 rounded bg-black/70 px-1 py-0.5">
-          <RiskSlot testId="current-risk" label="now" level={stream.currentRisk} size="sm" stale={stale} />
-        </span>
-        {running && health && mediaStateOf(health) !== "live" && (
-          <span className="absolute left-1/2 top-1/2 -translate-x-1/2 -translate-y-1/2">
-            <StreamStatusPill status={stream.status} health={health} />
-          </span>
-        )}
-        <span className="absolute right-1 top-1 flex flex-col items-end gap-1">
-          <KindChip kind={stream.kind} />
-          <ApiKeyMarker item={stream} />
-          <OpenIncidents requestId={stream.requestId} />
-        </span>
-        <span className="absolute bottom-1 left-1 rounded bg-black/70 px-1 py-0.5 text-[10px]">
-          <SinceLast at={stream.lastResultAt} running={running} />
-        </span>
-        <DetectionBehind stream={stream} compact className="absolute bottom-1 right-1" />
+        {/* the overlays share one column (top row, centre, bottom row): a badge never lands on another or on a caption */}
+        <div className="pointer-events-none absolute inset-1 flex flex-col justify-between gap-0.5">
+          <div className="flex min-w-0 items-start justify-between gap-1">
+            <span className="pointer-events-auto shrink-0 rounded bg-black/70 px-1 py-0.5">
+              <RiskSlot testId="current-risk" label="now" level={stream.currentRisk} size="sm" stale={stale} />
+            </span>
+            <span className="flex min-w-0 flex-wrap justify-end gap-1">
+              <KindChip kind={stream.kind} />
+              <OpenIncidents requestId={stream.requestId} />
+            </span>
+          </div>
+          {running && health && mediaStateOf(health) !== "live" && (
+            <span className="self-center">
+              <StreamStatusPill status={stream.status} health={health} />
+            </span>
+          )}
+          <div className="flex min-w-0 items-end justify-between gap-1">
+            <span className="pointer-events-auto min-w-0 truncate rounded bg-black/70 px-1 py-0.5 text-[10px]">
+              <SinceLast at={stream.lastResultAt} running={running} />
+            </span>
+            <DetectionBehind stream={stream} compact className="shrink-0" />
+          </div>
+        </div>
       </div>
       <div className="min-w-0 space-y-0.5 px-2 pt-1.5">
         <div className="flex min-w-0 items-center gap-2">
@@ -98,6 +104,11 @@ export default function StreamCard({ stream, preview = true }: { stream: StreamS
           </Link>
           <RiskSlot testId="worst-risk" label="worst" level={stream.worstRisk} size="sm" />
         </div>
+        {stream.origin === "api" && (
+          <div className="flex min-w-0">
+            <ApiKeyMarker item={stream} />
+          </div>
+        )}
         <div data-testid="stream-counts" className="truncate text-[11px] tabular-nums text-zinc-500">
           {stream.kind === "video" && <><FrameChecks stream={stream} /> · </>}
           {stream.segments} audio

@@ -56,6 +56,8 @@ export default function StreamStartForm({ state, set }: { state: StreamFormState
   const capsQuery = useCapabilitiesQuery();
   const caps = capsQuery.data?.capabilities;
   const start = useStartStreamMutation();
+  // the form is cleared on success: the started stream is named from what was sent
+  const startedName = start.variables ? start.variables.title || start.variables.url : undefined;
   // Every supported image type is ticked until the moderator touches the choice.
   const img = useSupportedChoice(caps, "img", FORM_IMG_TYPES);
   const video = state.kind === "video";
@@ -120,7 +122,7 @@ export default function StreamStartForm({ state, set }: { state: StreamFormState
           pending={start.isPending}
           label="Start moderating"
           pendingLabel="Starting…"
-          created={start.isSuccess ? { testId: "start-ok", verb: "Started", href: `/streams/${encodeURIComponent(start.data.requestId)}`, id: start.data.requestId } : undefined}
+          created={start.isSuccess ? { testId: "start-ok", verb: "Started", href: `/streams/${encodeURIComponent(start.data.requestId)}`, id: start.data.requestId, name: startedName, open: "Open its timeline" } : undefined}
         />
       </div>
 

@@ -4,6 +4,7 @@ import type { RiskLevel, StreamKind, StreamSummary } from "@/lib/dashboard-api";
 import { useNow } from "@/components/hooks/useNow";
 import RiskBadge from "@/components/ui/RiskBadge";
 import { behindNotice } from "@/lib/stream-state";
+import type { FrameCounts } from "@/components/health/format";
 
 export function KindChip({ kind }: { kind: StreamKind }) {
   return (
@@ -49,15 +50,16 @@ export function SinceLast({ at, running, staleAfterSec = 30 }: { at: string | nu
   );
 }
 
-/** "12 frames: 8 checked · 4 not checked": a frame the detectors skipped is never counted as a result. */
-export function FrameChecks({ stream }: { stream: StreamSummary }) {
+/** "12 frames: 8 checked · 4 not checked": a frame the detectors skipped is never counted as a result. `counts`: the reconciled ones (stream page). */
+export function FrameChecks({ stream, counts }: { stream: StreamSummary; counts?: FrameCounts }) {
+  const c = counts ?? { captured: stream.frames, checked: stream.framesChecked, notChecked: stream.framesNotChecked };
   return (
-    <span data-testid="frame-checks" data-checked={stream.framesChecked} data-not-checked={stream.framesNotChecked} className="tabular-nums">
-      {stream.frames} frames: <span data-testid="frames-checked" className="text-zinc-300">{stream.framesChecked} checked</span>
-      {stream.framesNotChecked > 0 && (
+    <span data-testid="frame-checks" data-checked={c.checked} data-not-checked={c.notChecked} className="tabular-nums">
+      {c.captured} frame{c.captured === 1 ? "" : "s"}: <span data-testid="frames-checked" className="text-zinc-300">{c.checked} checked</span>
+      {c.notChecked > 0 && (
         <>
           {" · "}
-          <span data-testid="frames-not-checked" className="text-risk-review" title="detectType 2: captured, but the detectors did not look at them (detectStep, or detection fell behind)">{stream.framesNotChecked} not checked</span>
+          <span data-testid="frames-not-checked" className="text-risk-review" title="detectType 2: captured, but the detectors did not look at them (detectStep, or detection fell behind)">{c.notChecked} not checked</span>
         </>
       )}
     </span>

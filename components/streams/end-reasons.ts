@@ -7,8 +7,15 @@ export const END_REASONS: Readonly<Record<number, string>> = {
   3005: "pull token expired",
 };
 
-/** null/undefined: the stream was closed or ended by itself, not lost to a pull failure. */
-export function endReasonText(code: number | null | undefined): string {
-  if (code === null || code === undefined) return "closed / ended";
-  return END_REASONS[code] ?? `pull error ${code}`;
+/**
+ * Why a stream ended, as a moderator reads it: a pull failure's code wins; otherwise the stored reason says who
+ * closed it ("closed by ana", "closed by rule \"x\" (v2)…") or that the source ended; "closed / ended" only when
+ * nothing was stored (streams ended before reasons were kept).
+ */
+export function endReasonText(code: number | null | undefined, reason?: string | null): string {
+  if (code !== null && code !== undefined) return END_REASONS[code] ?? `pull error ${code}`;
+  if (!reason) return "closed / ended";
+  if (reason === "ended") return "the source ended";
+  if (reason === "closed") return "closed (by the service or an API call)";
+  return reason;
 }

@@ -12,7 +12,7 @@ export default function RiskBadge({ level, size = "md" }: { level: RiskLevel; si
     <span
       data-testid="risk-badge"
       data-level={level}
-      className={`inline-flex items-center gap-1 rounded font-semibold tracking-wide ring-1 ring-inset ${SIZES[size]} ${riskStyles[level].badge}`}
+      className={`inline-flex shrink-0 items-center gap-1 whitespace-nowrap rounded font-semibold tracking-wide ring-1 ring-inset ${SIZES[size]} ${riskStyles[level].badge}`}
     >
       <span aria-hidden className={`inline-block h-1.5 w-1.5 rounded-full ${riskStyles[level].bar}`} />
       {level}

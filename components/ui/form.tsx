@@ -44,33 +44,53 @@ export function Toggle({ label, checked, onChange, hint }: { label: string; chec
   );
 }
 
-/** What the last submission created, linked: "Submitted <id>". */
+/** What the last submission created: its name and a clear link to open it ("Started <name> · Open its timeline →"). */
 export interface Created {
   testId: string;
   verb: string;
   href: string;
   id: string;
+  /** what a person calls it (title or URL); the id when absent */
+  name?: string;
+  /** the link's words, e.g. "Open its timeline" (default: the id) */
+  open?: string;
 }
 
-/** The form's right-aligned submit button, preceded by a link to what the last submission created. */
+/**
+ * The form's right-aligned submit button and a link to what the last submission created. Both are items of the
+ * form's own (wrapping) row: the notice takes a line of its own under the row, so the button never moves down.
+ */
 export function SubmitArea({ pending, label, pendingLabel, created }: { pending: boolean; label: string; pendingLabel: string; created?: Created }) {
   return (
-    <div className="ml-auto flex items-center gap-3">
+    <>
       {created && (
-        <span data-testid={created.testId} className="text-xs text-zinc-400">
-          {created.verb}{" "}
-          <Link className="font-mono text-sky-300 hover:underline" href={created.href}>
-            {created.id}
-          </Link>
+        <span data-testid={created.testId} role="status" className="order-last flex min-w-0 basis-full flex-wrap items-center justify-end gap-x-2 text-xs text-zinc-400">
+          {created.open ? (
+            <>
+              <span className="min-w-0 truncate" title={created.id}>
+                {created.verb} <span className="text-zinc-200">{created.name ?? created.id}</span>
+              </span>
+              <Link className="shrink-0 rounded border border-sky-600/70 px-2 py-0.5 font-medium text-sky-300 hover:bg-sky-500/10" href={created.href}>
+                {created.open} →
+              </Link>
+            </>
+          ) : (
+            <span>
+              {created.verb}{" "}
+              <Link className="font-mono text-sky-300 hover:underline" href={created.href}>
+                {created.id}
+              </Link>
+            </span>
+          )}
         </span>
       )}
       <button
         type="submit"
         disabled={pending}
-        className="rounded bg-sky-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-sky-500 disabled:cursor-wait disabled:opacity-60"
+        className="ml-auto rounded bg-sky-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-sky-500 disabled:cursor-wait disabled:opacity-60"
       >
         {pending ? pendingLabel : label}
       </button>
-    </div>
+    </>
   );
 }

@@ -184,7 +184,8 @@ export async function gate(o: GateOptions, req: http.IncomingMessage, res: http.
     // uncompressed, so the audit can read the created id from the answer
     delete req.headers["accept-encoding"];
     const target = captureTarget(res);
-    res.once("finish", () => audit(res.statusCode < 400 ? "ok" : `failed ${res.statusCode}`, target()));
+    // "close" fires whether or not the answer went out: a client that left (a reload while "Closing…") is still audited
+    res.once("close", () => audit(!res.writableFinished ? "client left before the answer (the action may have run)" : res.statusCode < 400 ? "ok" : `failed ${res.statusCode}`, target()));
   }
   return false;
 }

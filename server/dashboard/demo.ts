@@ -1,6 +1,6 @@
 import { nmsContext } from "../demo/nms";
 import { RTMP_APP, type RtmpServer } from "../demo/rtmp-server";
-import { startSampleSource, type SampleSource } from "../demo/sample-source";
+import { sampleFontNote, startSampleSource, type SampleSource } from "../demo/sample-source";
 import type { StartAnswer } from "./stream-row";
 
 export interface DemoDeps {
@@ -37,6 +37,7 @@ export function createDemo(d: DemoDeps) {
       // WHIP (OBS 30+ "WHIP" service, browsers) on the ingest's HTTP port; the stream is then rtmp…/live/<stream-key>
       whipIngestUrl: d.rtmp?.whip ? `http://${d.publicHost ?? host ?? "localhost"}:${d.rtmp.httpPort}/whip/<stream-key>` : null,
       sampleRunning: Boolean(sample?.running),
+      fontNote: sampleFontNote(),
     }),
 
     async start(): Promise<StartAnswer> {

@@ -57,13 +57,20 @@ export function createStreamsDashboard(d: StreamsDeps) {
       return { stream: (await summariesOf(d.db, [row]))[0], hasOlder, utcOffsetMin, events: events.map((e) => ({ id: e.id, requestId, kind: e.kind as StreamEvent["kind"], receivedAt: e.receivedAt.toISOString(), body: e.body })) };
     },
 
-    async close(requestId: string): Promise<{ ok: true } | { ok: false; error: string; code?: number }> {
+    /** `by`: the signed-in user who closed it ("closed by <user>" becomes the end reason; a rule writes its own first). */
+    async close(requestId: string, by?: string): Promise<{ ok: true } | { ok: false; error: string; code?: number }> {
       const row = await load(requestId);
       if (!row) return { ok: false, error: "unknown stream" };
       // an API stream belongs to its accessKey: the dashboard's principal may not close it (and the engine would say 1902)
       if (row.origin === "api") return { ok: false, error: `started through the public API by "${row.keyName}": only that accessKey can close it` };
+      // written before the close, so the stream-end that follows keeps it (server/dashboard/callback-batch.ts)
+      const byUser = by && row.status === "running" && !row.endReason ? `closed by ${by}`.slice(0, 300) : null;
+      if (byUser) await d.db.update(dashboardStreams).set({ endReason: byUser }).where(eq(dashboardStreams.requestId, requestId));
       const ack = await (row.kind === "video" ? d.client.finishVideostream : d.client.finishAudiostream)(requestId).catch((err: Error) => ({ code: -1, message: err.message }) as Record<string, unknown>);
-      if (ack.code !== 1100) return { ok: false, error: String(ack.message), code: (ack.code as number) > 0 ? (ack.code as number) : undefined };
+      if (ack.code !== 1100) {
+        if (byUser) await d.db.update(dashboardStreams).set({ endReason: null }).where(and(eq(dashboardStreams.requestId, requestId), eq(dashboardStreams.status, "running")));
+        return { ok: false, error: String(ack.message), code: (ack.code as number) > 0 ? (ack.code as number) : undefined };
+      }
       const fresh = await load(requestId);
       if (fresh && fresh.status === "running") {
         // without returnFinishInfo no stream-end arrives: record the close ourselves

@@ -36,7 +36,7 @@ export const SAMPLE_IDLE_STOP_MS = 10_000;
 const IDLE_CHECK_MS = 500;
 
 export const SAMPLE_QR_TEXT = "https://spam.example/demo";
-export const SAMPLE_AD_TEXT = { latin: "Add WeChat: maifen888 cheap followers", cjk: "加微信 maifen888" } as const;
+export const SAMPLE_AD_TEXT = { latin: "Add WeChat: maifen888 cheap followers", cjk: "加微信 maifen888", cjkFallback: "WeChat ID maifen888" } as const;
 /** Every CYCLE_SEC: the QR code shows during QR_WINDOW, the ad text during AD_WINDOW (seconds into the cycle). */
 export const SAMPLE_CYCLE_SEC = 40;
 export const SAMPLE_QR_WINDOW = [5, 15] as const;
@@ -52,9 +52,32 @@ const isCjk = (ch: string) => /[\u2e80-\u9fff\uff00-\uffef]/.test(ch);
 const fontSizeFor = (text: string, w: number, h: number) => Math.max(14, Math.floor(Math.min(h / 13, (w * 0.9) / [...text].reduce((n, ch) => n + (isCjk(ch) ? 1 : 0.6), 0))));
 
 /**
+ * The ad's two lines and the fonts they are drawn with. Without the CJK font (Debian fonts-noto-cjk) the Chinese
+ * line becomes a Latin one the Latin font can render, and the note says why and how to get the Chinese one.
+ */
+export function sampleAdLines(fonts: { latin: string | null; cjk: string | null }): { lines: Array<{ text: string; font: string; y: string }>; notes: string[] } {
+  const notes: string[] = [];
+  const lines: Array<{ text: string; font: string; y: string }> = [];
+  const latin = fonts.latin ?? fonts.cjk;
+  if (latin) lines.push({ text: SAMPLE_AD_TEXT.latin, font: latin, y: "h*0.38-text_h/2" });
+  if (fonts.cjk) lines.push({ text: SAMPLE_AD_TEXT.cjk, font: fonts.cjk, y: "h*0.62-text_h/2" });
+  else if (latin) {
+    lines.push({ text: SAMPLE_AD_TEXT.cjkFallback, font: latin, y: "h*0.62-text_h/2" });
+    notes.push(`the Chinese ad line "${SAMPLE_AD_TEXT.cjk}" needs the CJK font (${FONTS.cjk}, Debian fonts-noto-cjk): showing the Latin-only "${SAMPLE_AD_TEXT.cjkFallback}" instead. Install it with: sudo apt-get install -y fonts-noto-cjk (npm start installs it when run as root)`);
+  }
+  if (!latin) notes.push(`no font for the ad text (looked for ${Object.values(FONTS).join(", ")}): the sample shows its QR code only. Install one with: sudo apt-get install -y fonts-dejavu-core fonts-noto-cjk`);
+  return { lines, notes };
+}
+
+/** What the sample cannot show on this machine (a missing font), for the dashboard's sample panel; null when all is there. */
+export function sampleFontNote(): string | null {
+  return sampleAdLines({ latin: existsSync(FONTS.latin) ? FONTS.latin : null, cjk: existsSync(FONTS.cjk) ? FONTS.cjk : null }).notes[0] ?? null;
+}
+
+/**
  * Starts `ffmpeg -re` publishing an endless testsrc2 picture with a tone over quiet pink noise; a QR code
  * (rendered once with `qrcode`) and an ad on a plain box appear in their windows of every 40 s cycle.
- * A missing font only drops its line of text. Resolves once ffmpeg is publishing and sending frames.
+ * A missing CJK font turns the Chinese line into a Latin one (sampleAdLines). Resolves once ffmpeg is publishing and sending frames.
  */
 export async function startSampleSource(o: SampleSourceOptions): Promise<SampleSource> {
   const W = o.width ?? 960;
@@ -68,16 +91,11 @@ export async function startSampleSource(o: SampleSourceOptions): Promise<SampleS
     const qr = path.join(dir, "qr.png");
     await QRCode.toFile(qr, SAMPLE_QR_TEXT, { width: Math.floor(Math.min(W, H) * 0.5), margin: 2, errorCorrectionLevel: "M" });
     const chain = [`[0:v][2:v]overlay=x=(W-w)/2:y=(H-h)/2:${inWindow(SAMPLE_QR_WINDOW)}[v0]`];
-    const lines: Array<{ text: string; font: string | null; y: string }> = [
-      { text: SAMPLE_AD_TEXT.latin, font: existsSync(FONTS.latin) ? FONTS.latin : existsSync(FONTS.cjk) ? FONTS.cjk : null, y: "h*0.38-text_h/2" },
-      { text: SAMPLE_AD_TEXT.cjk, font: existsSync(FONTS.cjk) ? FONTS.cjk : null, y: "h*0.62-text_h/2" },
-    ];
+    const plan = sampleAdLines({ latin: existsSync(FONTS.latin) ? FONTS.latin : null, cjk: existsSync(FONTS.cjk) ? FONTS.cjk : null });
+    for (const note of plan.notes) log(`[sample] ${note}`);
+    const lines = plan.lines;
     let label = "v0";
     for (const [i, line] of lines.entries()) {
-      if (!line.font) {
-        log(`[sample] no font for "${line.text}" (looked for ${Object.values(FONTS).join(", ")}): drawing without it`);
-        continue;
-      }
       const textFile = path.join(dir, `line${i}.txt`);
       await writeFile(textFile, line.text, "utf8");
       const size = fontSizeFor(line.text, W, H);

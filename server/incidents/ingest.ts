@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { and, asc, eq, gte, inArray, lte } from "drizzle-orm";
 import type { Incident } from "../../lib/incidents";
+import { sourceName } from "../../lib/source-name";
 import type { Db } from "../store/db";
 import { dashboardFiles, dashboardStreams, incidentDecisions, incidentHits, incidents } from "../store/schema";
 import { extend, groupHits, joinable, summarize, type Summary } from "./grouping";
@@ -26,13 +27,14 @@ interface SourceInfo {
 }
 
 async function streamSource(db: Db, requestId: string): Promise<SourceInfo> {
-  const [s] = await db.select({ title: dashboardStreams.title, url: dashboardStreams.url }).from(dashboardStreams).where(eq(dashboardStreams.requestId, requestId)).limit(1);
-  return { sourceKind: "stream", requestId, sourceRef: requestId, title: s?.title ?? null, url: s?.url ?? null };
+  const [s] = await db.select({ title: dashboardStreams.title, url: dashboardStreams.url, origin: dashboardStreams.origin, keyName: dashboardStreams.keyName }).from(dashboardStreams).where(eq(dashboardStreams.requestId, requestId)).limit(1);
+  // an untitled (API) stream is named by its key and URL, never only by its id
+  return { sourceKind: "stream", requestId, sourceRef: requestId, title: s ? sourceName(s) : null, url: s?.url ?? null };
 }
 
 async function fileSource(db: Db, requestId: string, btId: string | undefined): Promise<SourceInfo> {
-  const [f] = await db.select({ btId: dashboardFiles.btId, title: dashboardFiles.title, url: dashboardFiles.url }).from(dashboardFiles).where(eq(dashboardFiles.requestId, requestId)).limit(1);
-  return { sourceKind: "file", requestId, sourceRef: f?.btId ?? btId ?? requestId, title: f?.title ?? null, url: f?.url ?? null };
+  const [f] = await db.select({ btId: dashboardFiles.btId, title: dashboardFiles.title, url: dashboardFiles.url, origin: dashboardFiles.origin, keyName: dashboardFiles.keyName }).from(dashboardFiles).where(eq(dashboardFiles.requestId, requestId)).limit(1);
+  return { sourceKind: "file", requestId, sourceRef: f?.btId ?? btId ?? requestId, title: f && f.origin === "api" ? sourceName(f) : (f?.title ?? null), url: f?.url ?? null };
 }
 
 const hitRow = (incidentId: string, requestId: string, h: Hit) => ({

@@ -12,7 +12,12 @@ export const PRODUCT_PACKAGES: Record<string, { file: string; for: string }> = {
   pocketsphinx: { file: "/usr/bin/pocketsphinx_continuous", for: "offline English speech to text (spoken keyword types)" },
   "pocketsphinx-en-us": { file: "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict", for: "the English model of pocketsphinx" },
   "libchromaprint-tools": { file: "/usr/bin/fpcalc", for: "audio fingerprints (known songs / reference audio)" },
+  // the sample stream's Chinese ad line (server/demo/sample-source.ts); without it the sample shows a Latin-only ad
+  "fonts-noto-cjk": { file: "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", for: "the sample stream's Chinese ad text (a Latin-only ad is shown without it)" },
 };
+
+/** Packages that serve audio types (the others, e.g. fonts, never make an audio type unsupported). */
+export const AUDIO_PACKAGES = ["pocketsphinx", "pocketsphinx-en-us", "libchromaprint-tools"] as const;
 
 export function missingPackages(): string[] {
   return Object.entries(PRODUCT_PACKAGES)
@@ -31,7 +36,7 @@ export function ensureProductPackages(o: { auto: boolean; log: (m: string) => vo
   const why = missing.map((m) => `${m} (${PRODUCT_PACKAGES[m].for})`).join(", ");
   const root = process.getuid?.() === 0;
   if (!o.auto || !root || !fs.existsSync("/usr/bin/apt-get")) {
-    o.log(`> missing Debian packages: ${why}. Install them with: sudo apt-get install -y ${missing.join(" ")} — until then the audio types they serve are listed as unsupported (GET /capabilities/v4)`);
+    o.log(`> missing Debian packages: ${why}. Install them with: sudo apt-get install -y ${missing.join(" ")} (or run npm start as root to install them) — until then the audio types they serve are listed as unsupported (GET /capabilities/v4)${missing.includes("fonts-noto-cjk") ? " and the sample stream shows a Latin-only ad" : ""}`);
     return;
   }
   o.log(`> installing Debian packages: ${why} (apt-get; AUTO_INSTALL_PACKAGES=0 turns this off)`);

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { startRtmpSource } from "../support/live-sources";
+import { SUPERVISOR } from "./credentials";
 
 const QR_TEXT = "https://spam.example/live-e2e";
 const AD_TEXT = "Add WeChat: maifen888 cheap followers";
@@ -70,6 +71,9 @@ test("start a live stream, watch frames and audio arrive on its timeline, close 
   await expect(form.getByLabel("Report stream end")).toHaveCount(0);
   await form.getByRole("button", { name: "Start moderating" }).click();
   await expect(page.getByTestId("start-ok")).toBeVisible({ timeout: 15_000 });
+  // the started stream by its name, and its timeline offered plainly (not "Started <hex id>")
+  await expect(page.getByTestId("start-ok")).toContainText(`Started ${title}`);
+  await expect(page.getByTestId("start-ok").getByRole("link", { name: "Open its timeline →" })).toBeVisible();
 
   // The card appears on the wall, running.
   const card = page.getByTestId("stream-card").filter({ hasText: title });
@@ -182,7 +186,8 @@ test("start a live stream, watch frames and audio arrive on its timeline, close 
   await expect(marker).toBeVisible({ timeout: 30_000 });
   await expect(marker).toHaveAttribute("data-source", "callback", { timeout: 30_000 });
   await expect(marker).toHaveAttribute("data-error-code", "");
-  await expect(marker).toContainText("closed / ended");
+  // who closed it is on the marker and in the ended list, not only in the audit log
+  await expect(marker.getByTestId("end-reason")).toHaveText(`closed by ${SUPERVISOR.username}`);
   await expect(header).toHaveAttribute("data-status", "ended");
   await expect(page.getByTestId("close-stream")).toHaveCount(0);
   await expectNoDuplicates(frames);
@@ -192,7 +197,7 @@ test("start a live stream, watch frames and audio arrive on its timeline, close 
   await page.getByRole("link", { name: "← Streams" }).click();
   const ended = page.locator(`[data-testid="stream-card"][data-request-id="${requestId}"]`);
   await expect(ended).toHaveAttribute("data-status", "ended");
-  await expect(ended.getByTestId("end-reason")).toHaveText("closed / ended");
+  await expect(ended.getByTestId("end-reason")).toHaveText(`closed by ${SUPERVISOR.username}`);
 });
 
 test("an audio stream (HTTP-FLV) shows its segments and ends on Close", async ({ page }) => {

@@ -10,6 +10,8 @@ export interface DemoInfo {
   /** WHIP publish URL (OBS 30+: Service "WHIP"); null when the ingest has no WHIP endpoint */
   whipIngestUrl?: string | null;
   sampleRunning: boolean;
+  /** a font the sample's ad needs is missing here: what it shows instead and how to install it */
+  fontNote?: string | null;
 }
 
 /** GET /api/demo: the sample stream's state and the RTMP ingest address. */

@@ -49,7 +49,7 @@ export default function EndMarker({ ends, stream, worst }: { ends: EndView[]; st
         <span aria-hidden className={`h-2.5 w-2.5 rounded-sm ${failed ? "bg-risk-reject" : "bg-zinc-400"}`} />
         <span className="font-semibold text-zinc-100">Stream ended</span>
         <span data-testid="end-reason" className={failed ? "text-red-200" : "text-zinc-300"}>
-          {endReasonText(code)}
+          {endReasonText(code, stream.endReason)}
           {failed && <span className="font-mono text-zinc-400"> ({code})</span>}
         </span>
       </div>
@@ -75,7 +75,6 @@ export default function EndMarker({ ends, stream, worst }: { ends: EndView[]; st
         </ul>
       ) : (
         <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-zinc-400">
-          {stream.endReason && <span>{stream.endReason}</span>}
           {stream.kind === "video" && <LaneWorst lane="frames" level={worst.frames} />}
           {(stream.kind === "audio" || stream.segments > 0) && <LaneWorst lane="audio" level={worst.audio} />}
         </div>

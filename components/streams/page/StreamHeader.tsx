@@ -9,6 +9,7 @@ import CloseStreamButton from "../CloseStreamButton";
 import ApiKeyMarker from "@/components/files/ApiKeyMarker";
 import HealthStrip from "@/components/health/HealthStrip";
 import { useStreamHealth } from "@/components/health/useStreamHealth";
+import { reconcileFrameCounts } from "@/components/health/format";
 
 /** Title, address, state and the two risk levels a moderator watches; Close for a supervisor. */
 export default function StreamHeader({ stream, live }: { stream: StreamSummary; live: boolean }) {
@@ -16,6 +17,8 @@ export default function StreamHeader({ stream, live }: { stream: StreamSummary; 
   const running = stream.status === "running";
   const health = useStreamHealth(stream.requestId, running);
   const snapshot = health.report?.snapshot;
+  // one set of counts for the header and the health strip (the stored results and the engine's snapshot, reconciled)
+  const frameCounts = reconcileFrameCounts(stream, snapshot?.frames);
   return (
     <div data-testid="stream-header" data-status={stream.status} className="space-y-2">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
@@ -34,13 +37,13 @@ export default function StreamHeader({ stream, live }: { stream: StreamSummary; 
         <RiskSlot testId="worst-risk" label="worst" level={stream.worstRisk} size="lg" />
         <dl className="flex flex-wrap gap-x-5 gap-y-1 text-[11px] text-zinc-500">
           <div><dt className="inline">last result </dt><dd className="inline"><SinceLast at={stream.lastResultAt} running={running} /></dd></div>
-          {stream.kind === "video" && <div><dt className="sr-only">frames</dt><dd className="inline text-zinc-400"><FrameChecks stream={stream} /></dd></div>}
+          {stream.kind === "video" && <div><dt className="sr-only">frames</dt><dd className="inline text-zinc-400"><FrameChecks stream={stream} counts={frameCounts} /></dd></div>}
           <div><dt className="inline">segments </dt><dd className="inline tabular-nums text-zinc-300">{stream.segments}</dd></div>
           <div><dt className="inline">started </dt><dd className="inline tabular-nums text-zinc-300">{formatDateTime(stream.startedAt)}</dd></div>
           {stream.endedAt && <div><dt className="inline">ended </dt><dd className="inline tabular-nums text-zinc-300">{formatDateTime(stream.endedAt)}</dd></div>}
         </dl>
       </div>
-      <HealthStrip health={health} kind={stream.kind} />
+      <HealthStrip health={health} kind={stream.kind} frameCounts={frameCounts} />
       <dl className="flex flex-wrap gap-x-4 font-mono text-[11px] text-zinc-500">
         <div className="min-w-0"><dt className="inline">url </dt><dd className="inline break-all text-zinc-300">{stream.url}</dd></div>
         <div><dt className="inline">requestId </dt><dd className="inline text-zinc-300">{stream.requestId}</dd></div>
