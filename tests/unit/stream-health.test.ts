@@ -15,7 +15,8 @@ test("-dump lines become packets; header lines still parse; errors are read with
   assert.ok(p.inputAudio && p.inputVideo);
   const events = dump(1, 2.5, 1234).map((l) => p.line(l));
   assert.deepEqual(events.slice(0, 4), [{}, {}, {}, {}]);
-  assert.deepEqual(events[4], { packet: { stream: 1, dts: 2.5, size: 1234 } });
+  // pts and the keyframe flag come with each packet (keyframe-only capture reads them: live-gop)
+  assert.deepEqual(events[4], { packet: { stream: 1, dts: 2.5, pts: 2.5, key: true, size: 1234 } });
   assert.deepEqual(p.line("frame=    3 fps=1.0 q=4.0 size=      19kB time=00:00:04.73 bitrate=  32.5kbits/s speed=1x"), { progressSec: 4.73 });
   const stderr = ["Input #0, flv", ...dump(0, 1, 10), "frame=1 time=00:00:01.00\r", ...dump(1, 1.1, 20), "rtmp://x/live/k: Input/output error", ""].join("\n");
   assert.equal(withoutPacketDump(stderr), "Input #0, flv\nframe=1 time=00:00:01.00\r\nrtmp://x/live/k: Input/output error\n");
