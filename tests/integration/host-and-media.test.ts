@@ -33,7 +33,9 @@ function raw(host: string, method: string, target: string, body?: string): Promi
   const head = [`${method} ${target} HTTP/1.1`, `Host: ${host}`, "Connection: close", ...(body === undefined ? [] : ["Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`])];
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const s = net.connect(port, "127.0.0.1", () => s.end(`${head.join("\r\n")}\r\n\r\n${body ?? ""}`));
+    // written, not half-closed: Node's server answers a client that already sent FIN only if it answers at once
+    // (it ends the socket on FIN); real clients keep their side open and "Connection: close" ends the exchange
+    const s = net.connect(port, "127.0.0.1", () => s.write(`${head.join("\r\n")}\r\n\r\n${body ?? ""}`));
     s.on("data", (c: Buffer) => chunks.push(c));
     s.on("error", reject);
     s.on("close", () => {
