@@ -76,12 +76,17 @@ test("a file picked on the Files page uploads with progress and is moderated; on
   test.setTimeout(180_000);
   const clip = await makeVideo({ name: "e2e-upload", durationSec: 4, width: 320, height: 240, audio: "tone", background: "gray", qr: { text: "https://scam.example/upload", fromSec: 1, toSec: 3 } });
   await page.goto("/files");
+  // the form's type choice is known once the capabilities are loaded (an upload before that is refused: "Pick at least one image type")
+  await expect(page.getByTestId("file-form")).toHaveAttribute("data-capabilities", "success");
+  // one frame a second, so the clip's QR window (1–3 s) is captured
+  await page.getByLabel("Interval (s)").fill("1");
   await page.getByTestId("upload-input").setInputFiles(clip);
   const row = page.getByTestId("upload-item").first();
   await expect(row).toHaveAttribute("data-state", "done", { timeout: 60_000 });
   await row.getByRole("link").click();
   await expect(page).toHaveURL(/\/files\//);
-  await expect(page.getByText(/REVIEW|REJECT/).first()).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByText("overall (worst of all frames and segments)")).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByText(/^(REVIEW|REJECT)$/).first()).toBeVisible({ timeout: 90_000 });
 
   // over the limit: refused by the server with the limit named (the page warns before sending when it knows the limit)
   const form = { input: JSON.stringify({ captureMode: "keyframes", imgTypes: ["QRCODE"], audioTypes: ["NONE"], returnAllImg: false, returnAllAudio: false }) };
