@@ -8,13 +8,15 @@ import type { ItemEffect, ItemReview } from "../incidents/item-review";
 
 /** The dashboard's account, user, audit and review APIs: route handlers pass the Request here. */
 
-function answer(body: unknown, status = 200, cookies: string[] = []): Response {
+/** A JSON answer (no-store), with cookies to set; shared by the dashboard APIs that read sessions (server/settings). */
+export function answer(body: unknown, status = 200, cookies: string[] = []): Response {
   const headers = new Headers({ "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
   for (const c of cookies) headers.append("set-cookie", c);
   return new Response(JSON.stringify(body), { status, headers });
 }
 
-const problem = (err: unknown): Response => {
+/** An AuthError or a zod error as its JSON answer; anything else is rethrown. */
+export const problem = (err: unknown): Response => {
   if (err instanceof AuthError) {
     const res = answer({ error: err.message }, err.status);
     if (err.retryAfterSec) res.headers.set("retry-after", String(err.retryAfterSec));
@@ -24,7 +26,8 @@ const problem = (err: unknown): Response => {
   throw err;
 };
 
-async function body<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+/** The request body parsed with `schema` (not JSON: an AuthError 400). */
+export async function body<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
   const raw = await req.json().catch(() => {
     throw new AuthError("body must be JSON", 400);
   });

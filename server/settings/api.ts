@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { identity } from "../auth/api";
+import { answer, body, identity, problem } from "../auth/api";
 import { AuthError } from "../auth";
 import { can } from "../../lib/roles";
 import { TeamSettingsSchema, UserSettingsPatchSchema, effectiveSettings, type MySettingsAnswer } from "../../lib/user-settings";
@@ -12,23 +12,6 @@ import type { SettingsStore } from "./store";
  */
 
 const Exposure = z.strictObject({ incidentId: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/) });
-
-function answer(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" } });
-}
-
-function problem(err: unknown): Response {
-  if (err instanceof AuthError) return answer({ error: err.message }, err.status);
-  if (err instanceof z.ZodError) return answer({ error: err.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, 400);
-  throw err;
-}
-
-async function body<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
-  const raw = await req.json().catch(() => {
-    throw new AuthError("body must be JSON", 400);
-  });
-  return schema.parse(raw);
-}
 
 export interface SettingsDeps {
   store: SettingsStore;
