@@ -53,10 +53,13 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
   const index = incidents.findIndex((i) => i.id === currentId);
   const current = index >= 0 ? incidents[index] : (incidents[Math.min(lastIndex, incidents.length - 1)] ?? null);
   const currentIndex = current ? incidents.indexOf(current) : -1;
+  // while the previous filters' list is still shown (placeholder), nothing is pinned: a filter change starts at the top
+  const settled = !list.isPlaceholderData;
   useEffect(() => {
+    if (!settled) return;
     if (current && current.id !== currentId) setCurrentId(current.id);
     if (currentIndex >= 0 && currentIndex !== lastIndex) setLastIndex(currentIndex);
-  }, [current, currentId, currentIndex, lastIndex]);
+  }, [settled, current, currentId, currentIndex, lastIndex]);
   const detail = useIncidentQuery(current?.id ?? null);
   // replaceState: j/k and filter changes are not steps for the Back button; until the list is there, the linked id stays
   const urlId = list.data ? (current?.id ?? null) : currentId;
@@ -65,6 +68,13 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
     if (search !== window.location.search) window.history.replaceState(null, "", `${window.location.pathname}${search}`);
   }, [filters, urlId]);
 
+  // new filters or sort: the first incident of the new list is current (not one that moved somewhere inside it)
+  const changeFilters = (f: Filters) => {
+    setFilters(f);
+    setChecked(new Set());
+    setCurrentId(null);
+    setLastIndex(0);
+  };
   const select = (id: string) => {
     setCurrentId(id);
     setNote("");
@@ -128,7 +138,7 @@ export default function ReviewPage({ initialSearch }: { initialSearch: string })
       <WellnessBar />
       {/* live alerts dock here on this page, in the flow above the queue: never over the decision buttons */}
       <DockSlot />
-      <IncidentFilters filters={filters} setFilters={(f) => (setFilters(f), setChecked(new Set()))} csvQuery={query} />
+      <IncidentFilters filters={filters} setFilters={changeFilters} csvQuery={query} />
       {list.error ? <ErrorNote error={list.error} /> : null}
       <div className="grid grid-cols-1 gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <Panel

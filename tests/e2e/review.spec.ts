@@ -301,6 +301,9 @@ test.describe("the review queue", () => {
     const escalated = ids.filter((_, n) => (n < KEYBOARD ? n % 3 === 2 : true));
     await expect(rows(page)).toHaveCount(escalated.length);
     await blurAll(page);
+    // a filter or sort change starts at the top of the new list
+    const first = await rows(page).nth(0).getAttribute("data-id");
+    await expect(currentRow(page)).toHaveAttribute("data-id", first!);
     const second = await rows(page).nth(1).getAttribute("data-id");
     await page.keyboard.press("j");
     await expect(currentRow(page)).toHaveAttribute("data-id", second!);

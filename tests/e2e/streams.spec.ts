@@ -88,8 +88,11 @@ test("start a live stream, watch frames and audio arrive on its timeline, close 
   // Starting the same URL again is refused as a duplicate, with a link to the running stream.
   await form.getByLabel("Stream URL").fill(source!.rtmpUrl);
   await form.getByRole("button", { name: "Start moderating" }).click();
+  // whatever the form answers is shown (a refusal of another kind would name itself here), then it must be the duplicate
+  const answer = page.getByTestId("start-duplicate").or(page.getByTestId("start-error")).or(page.getByTestId("start-ok"));
+  await expect(answer).toBeVisible();
   const dup = page.getByTestId("start-duplicate");
-  await expect(dup).toContainText("already being moderated");
+  await expect(dup, `the form answered: ${await answer.textContent()}`).toContainText("already being moderated");
   await expect(dup.getByRole("link")).toHaveAttribute("href", `/streams/${requestId}`);
 
   await card.getByRole("link", { name: "Timeline →" }).click();
