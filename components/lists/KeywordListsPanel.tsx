@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import { apiJson } from "@/components/api/http";
+import { useAction } from "@/components/hooks/useAction";
 import ErrorNote from "@/components/ui/ErrorNote";
 import Panel from "@/components/ui/Panel";
 import { KEYWORD_SCOPE_TYPES, type KeywordListView, type KeywordScope } from "@/lib/dashboard-api";
@@ -13,16 +14,7 @@ const keyOf = (l: Pick<KeywordListView, "scope" | "name">) => `${l.scope}/${l.na
 function KeywordListRow(p: { list: KeywordListView; onChange: () => void }) {
   const { list } = p;
   const [open, setOpen] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const run = async (fn: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await fn();
-      p.onChange();
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const { error, run } = useAction(p.onChange);
   async function add(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = e.currentTarget;
@@ -94,20 +86,16 @@ function KeywordListRow(p: { list: KeywordListView; onChange: () => void }) {
 /** A form creating a list mapped to a label. */
 function NewListForm(p: { onChange: () => void }) {
   const [scope, setScope] = useState<KeywordScope>("image");
-  const [error, setError] = useState<unknown>(null);
+  const { error, run } = useAction(p.onChange);
   async function create(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = e.currentTarget;
     const f = new FormData(form);
-    setError(null);
-    try {
+    await run(async () => {
       const labels = String(f.get("labels") ?? "").split(":").map((s) => s.trim());
       await apiJson("/api/lists/keywords", { method: "PUT", body: { scope, list: f.get("list"), type: f.get("type"), riskLevel: f.get("riskLevel"), labels } });
       form.reset();
-      p.onChange();
-    } catch (err) {
-      setError(err);
-    }
+    });
   }
   const input = "rounded border border-surface-line bg-surface px-2 py-1";
   return (

@@ -1,7 +1,8 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { apiJson } from "@/components/api/http";
+import { useAction } from "@/components/hooks/useAction";
 import ErrorNote from "@/components/ui/ErrorNote";
 import type { PolicyRule } from "@/lib/dashboard-api";
 
@@ -12,21 +13,8 @@ const parsed = (s: string): number | null => (s.trim() === "" ? null : Number(s)
 /** One detector/label: review and reject thresholds, enabled; saved with PATCH, reset with DELETE ?key=. */
 export default function PolicyRow(p: { rule: PolicyRule; onChange: () => void }) {
   const { rule } = p;
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run: call } = useAction(p.onChange);
   const step = rule.range[1] > 1 ? 1 : 0.01;
-  const call = async (fn: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await fn();
-      p.onChange();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
   function save(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);

@@ -1,26 +1,20 @@
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { and, desc, eq, gt, inArray, lt, ne, sql, type SQL } from "drizzle-orm";
-import { isRole, type Role, type SessionUser } from "../../lib/roles";
+import { and, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
+import type { SessionUser } from "../../lib/roles";
 import type { Store } from "../store/db";
+import { createAccounts, toUser, userByName } from "./accounts";
+import { createAuditLog } from "./audit-log";
 import { signSessionId, unsignSessionId } from "./cookies";
+import { AuthError } from "./errors";
 import { sameSecret } from "../net/constant-time";
 import { decoyHash, generatePassword, hashPassword, passwordProblem, verifyPassword } from "./passwords";
-import { auditLog, reviewDecisions, sessions, users, type AuditRow, type UserRow } from "./schema";
-import { AuditBudget } from "./audit-budget";
+import { sessions, users, type UserRow } from "./schema";
 import { SignInThrottle } from "./throttle";
 
-export class AuthError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    /** sent as Retry-After (429) */
-    readonly retryAfterSec?: number,
-  ) {
-    super(message);
-  }
-}
+export { AuthError } from "./errors";
+export type { AuditEntry } from "./audit-log";
 
 export interface AuthOptions {
   store: Store;
@@ -53,30 +47,6 @@ export interface SessionInfo {
   expiresAt: Date;
 }
 
-export interface AuditEntry {
-  username?: string | null;
-  role?: string | null;
-  action: string;
-  target?: string | null;
-  outcome: string;
-  ip: string;
-  detail?: Record<string, unknown> | null;
-  /** anyone can cause this refusal (e.g. a forged OIDC callback): written within AuditBudget's limits */
-  bounded?: boolean;
-}
-
-/** Refusals anyone can cause, written within AuditBudget's limits: requests without a session, throttled sign-ins. */
-const STRANGER_OUTCOMES = new Set(["unauthenticated", "throttled"]);
-const STRANGER_WINDOW_MIN = 10;
-const STRANGER_OVERALL = 500;
-const MAX_TARGET = 512;
-
-const USERNAME = /^[a-z0-9][a-z0-9._-]{1,31}$/;
-
-function toUser(row: UserRow): SessionUser {
-  return { id: row.id, username: row.username, role: isRole(row.role) ? row.role : "moderator", mustChangePassword: row.mustChangePassword };
-}
-
 async function loadSecret(dataDir: string, given: string | null): Promise<Buffer> {
   if (given) return Buffer.from(given, "utf8");
   const file = path.join(dataDir, "session-secret");
@@ -105,12 +75,7 @@ export async function createAuth(o: AuthOptions) {
   const waitText = (ms: number) => (ms < 60_000 ? `${Math.ceil(ms / 1000)} s` : `${Math.ceil(ms / 60_000)} min`);
   // a session's guesses at its account's current password (a stolen session must not brute-force the real
   // one, nor load the CPU with argon2): the sign-in's limit, per account whatever the address
-  const strangers = new AuditBudget({ windowMs: STRANGER_WINDOW_MIN * 60_000, perAddress: 20, overall: STRANGER_OVERALL });
   const passwordThrottle = new SignInThrottle({ windowMs: 15 * 60_000, perAccount: 5, perAddress: 5 });
-
-  async function userByName(username: string): Promise<UserRow | undefined> {
-    return (await db.select().from(users).where(eq(users.username, username.toLowerCase())).limit(1))[0];
-  }
 
   type Ended = { sessionId?: string; userId?: string; exceptSessionId?: string };
   const ended: Array<(q: Ended) => void> = [];
@@ -120,8 +85,13 @@ export async function createAuth(o: AuthOptions) {
     for (const f of ended) f({ userId, exceptSessionId: keep });
   }
 
+  const auditing = createAuditLog(db);
+  const accounts = createAccounts(db, dropSessions);
+
   const auth = {
     ttlMs,
+    ...accounts,
+    ...auditing,
 
     onSessionsEnded(f: (q: Ended) => void): void {
       ended.push(f);
@@ -151,7 +121,7 @@ export async function createAuth(o: AuthOptions) {
         throw new AuthError(`too many failed sign-ins; try again in ${waitText(wait)}`, 429, Math.ceil(wait / 1000));
       }
       throttle.fail(ip, name);
-      const row = await userByName(name);
+      const row = await userByName(db, name);
       // an unknown name and an identity provider's account cost the same argon2 work: timing reveals neither
       const ok = row && !row.external ? await verifyPassword(row.passwordHash, password) : (await verifyPassword(await decoyHash(), password), false);
       // an account of the identity provider (OIDC) has no password here: its name never signs in with one
@@ -233,77 +203,6 @@ export async function createAuth(o: AuthOptions) {
       if (current === next) throw new AuthError("choose a password different from the current one", 400);
       await db.update(users).set({ passwordHash: await hashPassword(next), mustChangePassword: false, updatedAt: new Date() }).where(eq(users.id, userId));
       await dropSessions(userId, keepSession);
-    },
-
-    async listUsers(): Promise<Array<SessionUser & { disabled: boolean; external: string | null; createdAt: string }>> {
-      const rows = await db.select().from(users).orderBy(users.username);
-      return rows.map((r) => ({ ...toUser(r), disabled: r.disabled, external: r.external, createdAt: r.createdAt.toISOString() }));
-    },
-
-    /** New account with a one-time password (returned once, never stored in clear). */
-    async createUser(username: string, role: Role): Promise<{ user: SessionUser; password: string }> {
-      const name = username.trim().toLowerCase();
-      if (!USERNAME.test(name)) throw new AuthError("username: 2–32 characters, lower-case letters, digits, dot, dash or underscore", 400);
-      if (await userByName(name)) throw new AuthError(`username ${name} is taken`, 409);
-      const password = generatePassword();
-      const now = new Date();
-      const row = { id: randomUUID(), username: name, role, passwordHash: await hashPassword(password), mustChangePassword: true, disabled: false, external: null, createdAt: now, updatedAt: now };
-      await db.insert(users).values(row);
-      return { user: toUser(row), password };
-    },
-
-    /** Role change, disable/enable or password reset; the account's sessions end so the change applies at once. */
-    async updateUser(actorId: string, userId: string, change: { role?: Role; disabled?: boolean; resetPassword?: boolean }): Promise<{ user: SessionUser; password?: string }> {
-      const row = (await db.select().from(users).where(eq(users.id, userId)).limit(1))[0];
-      if (!row) throw new AuthError("no such user", 404);
-      if (row.external && change.resetPassword) throw new AuthError(`${row.username} signs in through the identity provider (${row.external}): it has no password here`, 400);
-      if (userId === actorId && (change.disabled === true || (change.role && change.role !== "supervisor"))) throw new AuthError("you cannot disable or demote your own account", 400);
-      if (row.role === "supervisor" && (change.disabled === true || (change.role && change.role !== "supervisor"))) {
-        const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(users).where(and(eq(users.role, "supervisor"), eq(users.disabled, false)));
-        if (n <= 1) throw new AuthError("the last active supervisor cannot be disabled or demoted", 400);
-      }
-      const set: Partial<UserRow> = { updatedAt: new Date() };
-      if (change.role) set.role = change.role;
-      if (change.disabled !== undefined) set.disabled = change.disabled;
-      let password: string | undefined;
-      if (change.resetPassword) {
-        password = generatePassword();
-        set.passwordHash = await hashPassword(password);
-        set.mustChangePassword = true;
-      }
-      await db.update(users).set(set).where(eq(users.id, userId));
-      await dropSessions(userId);
-      return { user: toUser({ ...row, ...set }), password };
-    },
-
-    async audit(e: AuditEntry): Promise<void> {
-      let detail = e.detail ?? null;
-      if (STRANGER_OUTCOMES.has(e.outcome) || e.bounded) {
-        const take = strangers.take(e.ip);
-        if (take === "drop") return;
-        if (take === "last") detail = { ...detail, note: `more refusals from ${e.ip} in the next ${STRANGER_WINDOW_MIN} min are not written one by one` };
-        if (take === "last-overall") detail = { ...detail, note: `refusals without a session reached ${STRANGER_OVERALL} in ${STRANGER_WINDOW_MIN} min: more from any address are not written one by one until then` };
-      }
-      // a stranger chooses the target (path and query): bounded
-      const target = e.target && e.target.length > MAX_TARGET ? `${e.target.slice(0, MAX_TARGET)}…` : (e.target ?? null);
-      await db.insert(auditLog).values({ at: new Date(), username: e.username ?? null, role: e.role ?? null, action: e.action, target, outcome: e.outcome, ip: e.ip, detail });
-    },
-
-    async auditPage(q: { limit: number; before?: number; action?: string; username?: string }): Promise<AuditRow[]> {
-      const where: SQL[] = [];
-      if (q.before) where.push(lt(auditLog.id, q.before));
-      if (q.action) where.push(sql`${auditLog.action} LIKE ${`${q.action}%`}`);
-      if (q.username) where.push(eq(auditLog.username, q.username.toLowerCase()));
-      return db.select().from(auditLog).where(where.length ? and(...where) : undefined).orderBy(desc(auditLog.id)).limit(q.limit);
-    },
-
-    async recordReview(r: { targetKind: "file" | "stream"; targetId: string; item: string | null; itemLabel: string | null; decision: string; note: string | null; username: string }) {
-      const [row] = await db.insert(reviewDecisions).values({ ...r, at: new Date() }).returning();
-      return row;
-    },
-
-    async reviews(targetKind: "file" | "stream", targetId: string) {
-      return db.select().from(reviewDecisions).where(and(eq(reviewDecisions.targetKind, targetKind), eq(reviewDecisions.targetId, targetId))).orderBy(desc(reviewDecisions.id)).limit(500);
     },
   };
   return auth;

@@ -3,6 +3,7 @@
 // the worst each lane saw; a tone reads "no speech".
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { startRtmpSource } from "../support/live-sources";
+import { expectFrameLaneAgrees } from "./frame-lane";
 
 const QR_TEXT = "https://spam.example/honest-e2e";
 
@@ -126,28 +127,8 @@ test("frames skipped by detectStep are 'not checked' on the card and the timelin
     if (n === 0) await expect(chip).toHaveCount(0);
     else await expect(chip).toHaveText(`${level} · ${n}`);
   }
-  // The lane holds every frame (it draws only the cards in view): each drawn card agrees with the server, every
-  // skipped one reads NOT CHECKED and never PASS, and "show only NOT CHECKED" leaves exactly the skipped ones.
-  const lane = timeline.getByTestId("frame-scroller").locator("ul");
-  await expect(lane).toHaveAttribute("data-total", String(s.frames.length));
-  const byId = new Map(s.frames.map((f) => [f.id, f]));
-  const cards = timeline.getByTestId("frame-event");
-  const drawnCards = () => cards.evaluateAll((els) => els.map((el) => ({ id: el.getAttribute("data-event-id") ?? "", checked: el.getAttribute("data-checked"), level: el.getAttribute("data-level"), text: el.textContent ?? "" })));
-  const drawn = await drawnCards();
-  expect(drawn.length).toBeGreaterThan(0);
-  for (const d of drawn) {
-    const f = byId.get(d.id);
-    expect(f, `card ${d.id} is a frame the server holds`).toBeDefined();
-    expect(d.checked).toBe(String(f!.checked));
-    expect(d.level).toBe(f!.checked ? f!.level : "NOT_CHECKED");
-    if (!f!.checked) {
-      expect(d.text).toContain("NOT CHECKED");
-      expect(d.text).not.toContain("PASS");
-    }
-  }
-  await timeline.getByTestId("not-checked-chip").click();
-  await expect(lane).toHaveAttribute("data-total", String(skipped.length));
-  for (const d of await drawnCards()) expect(byId.get(d.id)?.checked).toBe(false);
+  // the lane agrees with the server: no skipped frame drawn as PASS; "show only NOT CHECKED" leaves the skipped ones
+  const lane = await expectFrameLaneAgrees(timeline, s.frames);
   await timeline.getByTestId("not-checked-chip").click();
   await expect(lane).toHaveAttribute("data-total", String(s.frames.length));
 

@@ -30,16 +30,7 @@ export async function cachedBytes(name: string, spec: unknown, ext: string, make
 }
 
 /** Deterministic PRNG (mulberry32), so every run builds the same set. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from "../support/prng";
 
 /** EVAL_SCALE: small (1, default) | medium (2) | large (4) | a positive number; multiplies the size of every set. */
 export function evalScale(env = process.env.EVAL_SCALE): number {

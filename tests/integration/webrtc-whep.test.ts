@@ -10,13 +10,11 @@ import { after, before, test } from "node:test";
 import { openWhepPull } from "../../server/ingest/webrtc/whep-source";
 import { iceAddressAllowed } from "../../server/ingest/webrtc/ice-guard";
 import { NetworkList } from "../../server/net/networks";
-import { startTestService, TEST_KEY } from "../support/app";
-import { startReceiver, waitFor, type Received } from "../support/net";
+import { liveStreamRequest, startTestService, TEST_KEY } from "../support/app";
+import { startReceiver, streamEnds, streamResults, waitFor } from "../support/net";
 import { startWebrtcBrowser, type WebrtcBrowser } from "../support/webrtc-browser";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const results = (r: Received[], contentType: number) => r.filter((x) => x.body.statCode === 0 && x.body.contentType === contentType);
-const ends = (r: Received[]) => r.filter((x) => x.body.statCode === 1);
 
 let browser: WebrtcBrowser;
 let svc: Awaited<ReturnType<typeof startTestService>>;
@@ -28,16 +26,7 @@ after(async () => {
   await svc?.close();
 });
 
-const request = (url: string, cb: string) => ({
-  accessKey: TEST_KEY,
-  appId: "default",
-  eventId: "VIDEOSTREAM",
-  imgType: "QRCODE",
-  audioType: "POLITY",
-  imgCallback: `${cb}?lane=img`,
-  audioCallback: `${cb}?lane=audio`,
-  data: { streamType: "WEBRTC", url, tokenId: "whep-user", detectFrequency: 1, returnAllImg: 1, returnAllText: 1, returnFinishInfo: 1 },
-});
+const request = (url: string, cb: string) => liveStreamRequest(url, cb, { streamType: "WEBRTC", tokenId: "whep-user" });
 
 test("ICE guard: public addresses pass; private ones only when allowed, in ALLOW_NETWORKS or vetted for the signalling URL; names never", () => {
   const strict = { allowPrivate: false, allowNetworks: NetworkList.parse("10.1.0.0/16") };
@@ -59,17 +48,17 @@ test("a WHEP source served by chromium is pulled: frame and audio callbacks, the
 
     const ack = await svc.post("/videostream/v4", request(whep.url, rx.url));
     assert.equal(ack.code, 1100, JSON.stringify(ack));
-    await rx.until((r) => results(r, 1).length >= 2 && results(r, 2).length >= 1, 120_000);
-    const frame = results(rx.received, 1)[0].body as Json;
+    await rx.until((r) => streamResults(r, 1).length >= 2 && streamResults(r, 2).length >= 1, 120_000);
+    const frame = streamResults(rx.received, 1)[0].body as Json;
     assert.equal(frame.frameDetail.riskLevel, "PASS");
     assert.equal((await fetch(frame.frameDetail.imgUrl)).headers.get("content-type"), "image/jpeg");
     assert.equal(whep.posts(), 1, "one WHEP session while the stream runs");
     const fin = await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: ack.requestId });
     assert.equal(fin.code, 1100, JSON.stringify(fin));
-    const end = await rx.until((r) => ends(r).length >= 2, 30_000).catch((err) => {
+    const end = await rx.until((r) => streamEnds(r).length >= 2, 30_000).catch((err) => {
       throw new Error(`${err.message}: ${JSON.stringify(rx.received.map((x) => [x.body.statCode, x.body.contentType, x.body.requestId]))}`);
     });
-    for (const e of ends(end)) {
+    for (const e of streamEnds(end)) {
       assert.equal((e.body as Json).pullStreamSuccess, true, JSON.stringify(e.body));
       assert.equal((e.body as Json).auxInfo.errorCode, undefined);
     }
@@ -89,8 +78,8 @@ test("an unreachable WHEP endpoint ends the stream with errorCode 3001 after NOR
   try {
     const ack = await svc.post("/videostream/v4", request(`http://127.0.0.1:${port}/whep/nobody`, rx.url));
     assert.equal(ack.code, 1100, JSON.stringify(ack));
-    const end = await rx.until((r) => ends(r).length >= 1, 120_000);
-    const e = ends(end)[0].body as Json;
+    const end = await rx.until((r) => streamEnds(r).length >= 1, 120_000);
+    const e = streamEnds(end)[0].body as Json;
     assert.equal(e.requestId, ack.requestId);
     assert.equal(e.pullStreamSuccess, false, JSON.stringify(e));
     assert.equal(e.auxInfo.errorCode, 3001, JSON.stringify(e));

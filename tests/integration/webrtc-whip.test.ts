@@ -7,12 +7,11 @@ import { after, before, test } from "node:test";
 import { ingestAccess } from "../../server/demo/ingest-access";
 import { startRtmpServer, type RtmpServer } from "../../server/demo/rtmp-server";
 import { startTestService, TEST_KEY } from "../support/app";
-import { startReceiver, waitFor, type Received } from "../support/net";
+import { startReceiver, streamResults, waitFor } from "../support/net";
 import { startWebrtcBrowser, type WebrtcBrowser } from "../support/webrtc-browser";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const KEY = "whip-test-key-0123456789";
-const results = (r: Received[], contentType: number) => r.filter((x) => x.body.statCode === 0 && x.body.contentType === contentType);
 
 let ingest: RtmpServer;
 let browser: WebrtcBrowser;
@@ -79,11 +78,11 @@ test("Chromium publishes its fake camera + microphone over WHIP; the service pul
       data: { streamType: "NORMAL", url: ingest.rtmpUrl(name), tokenId: "whip-user", detectFrequency: 1, returnAllImg: 1, returnAllText: 1 },
     });
     assert.equal(ack.code, 1100, JSON.stringify(ack));
-    await rx.until((r) => results(r, 1).length >= 2 && results(r, 2).length >= 1, 120_000);
-    const frame = results(rx.received, 1)[0].body as Json;
+    await rx.until((r) => streamResults(r, 1).length >= 2 && streamResults(r, 2).length >= 1, 120_000);
+    const frame = streamResults(rx.received, 1)[0].body as Json;
     assert.equal(frame.frameDetail.riskLevel, "PASS");
     assert.equal((await fetch(frame.frameDetail.imgUrl)).headers.get("content-type"), "image/jpeg");
-    const seg = results(rx.received, 2)[0].body as Json;
+    const seg = streamResults(rx.received, 2)[0].body as Json;
     assert.match(seg.requestId, new RegExp(`^${ack.requestId}_a1$`));
     assert.ok(session.packets.video > 0 && session.packets.audio > 0, JSON.stringify(session.packets));
     await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: ack.requestId });

@@ -91,3 +91,19 @@ export const qrStreamRequest = (url: string, cb: string, data: Record<string, un
   imgCallback: cb,
   data: { streamType: "NORMAL", url, tokenId: "u1", detectFrequency: 1, returnFinishInfo: 1, ...data },
 });
+
+/**
+ * A /videostream/v4 body moderating QR codes on frames and POLITY on audio every second, frames to `cb?lane=img` and
+ * audio to `cb?lane=audio`, every result and the stream-end returned (tests override `data` fields and top-level ones).
+ */
+export const liveStreamRequest = (url: string, cb: string, data: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
+  accessKey: TEST_KEY,
+  appId: "default",
+  eventId: "VIDEOSTREAM",
+  imgType: "QRCODE",
+  audioType: "POLITY",
+  imgCallback: `${cb}?lane=img`,
+  audioCallback: `${cb}?lane=audio`,
+  ...extra,
+  data: { streamType: "NORMAL", url, tokenId: "u1", detectFrequency: 1, returnAllImg: 1, returnAllText: 1, returnFinishInfo: 1, ...data },
+});

@@ -19,6 +19,11 @@ export interface Received {
   status: number;
 }
 
+/** Stream results of one lane received (statCode 0; contentType 1 frames, 2 audio segments). */
+export const streamResults = (r: Received[], contentType: number) => r.filter((x) => x.body.statCode === 0 && x.body.contentType === contentType);
+/** Stream-end callbacks received (statCode 1). */
+export const streamEnds = (r: Received[]) => r.filter((x) => x.body.statCode === 1);
+
 /** A local callback receiver that answers each request with the next status from `statuses` (then 200). */
 export async function startReceiver(statuses: number[] = []) {
   const received: Received[] = [];

@@ -8,6 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { readMonoWav } from "../../server/detect/audio/pcm";
 import { mediaDir } from "./media";
+import { prng } from "./prng";
 
 const run = promisify(execFile);
 /** Bump when generation changes, so cached files are rebuilt. */
@@ -70,18 +71,6 @@ export const toneWav = (freq = 440, durationSec = 10) => lavfi(`tone-${freq}`, `
 export const noiseWav = (color: "pink" | "white" = "pink", durationSec = 10) =>
   lavfi(`noise-${color}`, `anoisesrc=color=${color}:amplitude=0.3:sample_rate=${RATE}:duration=${durationSec}:seed=42`);
 export const silenceWav = (durationSec = 10) => lavfi("silence", `anullsrc=r=${RATE}:cl=mono:d=${durationSec}`);
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** 16-bit PCM WAV bytes of interleaved float samples. */
 function wavBytes(samples: Float32Array, sampleRate: number, channels: number): Buffer {

@@ -4,34 +4,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EMPTY_FOLD, QUIET_MS, dismissStream, foldIncident, withBaseline, type FoldBook, type FoldFilter } from "../../lib/alert-fold";
 import type { Incident } from "../../lib/incidents";
+import { streamIncident as incident } from "../support/incident-fixtures";
 
 const T0 = Date.parse("2026-01-01T10:00:00.000Z");
 const REJECT_ONLY: FoldFilter = { levels: ["REJECT"], categories: [] };
 const BOTH: FoldFilter = { levels: ["REJECT", "REVIEW"], categories: [] };
 
-function incident(over: Partial<Incident> & { id: string; at: number }): Incident {
-  const iso = new Date(over.at).toISOString();
-  const { at: _at, ...rest } = over;
-  return {
-    source: { kind: "stream", requestId: "r1", ref: "r1", title: "Lobby", url: "rtmp://x/live/a", href: "/streams/r1" },
-    media: "frame",
-    label: "ad",
-    labelName: "Advertising",
-    labels: ["Advertising: QR code"],
-    riskLevel: "REJECT",
-    timeBase: "epoch",
-    start: over.at / 1000,
-    end: over.at / 1000,
-    hits: 1,
-    peak: { itemId: `f-${over.id}`, t: over.at / 1000, endT: over.at / 1000, score: 1, riskLevel: "REJECT", labels: ["Advertising: QR code"], mediaUrl: "/media/a.jpg", evidence: { qr: ["https://spam.example"], words: [], faces: [] } },
-    status: "open",
-    assignee: null,
-    lastDecision: null,
-    createdAt: iso,
-    updatedAt: iso,
-    ...rest,
-  };
-}
 const grown = (i: Incident, hits: number, at: number): Incident => ({ ...i, hits, updatedAt: new Date(at).toISOString() });
 
 function feed(book: FoldBook, events: Array<[Incident, number]>, filter = REJECT_ONLY) {

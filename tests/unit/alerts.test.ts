@@ -3,30 +3,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { alertSummary, alertTitle, timelineHref } from "../../lib/alerts";
 import type { Incident } from "../../lib/incidents";
+import { streamIncident } from "../support/incident-fixtures";
 
-const T0 = "2026-01-01T10:00:00.000Z";
+// the peak 0.4 s into the second: the timeline link is to the whole second
+const AT = Date.parse("2026-01-01T10:00:00.400Z");
+const incident = (over: Partial<Incident> & { id: string }) => streamIncident({ at: AT, ...over });
 
-function incident(over: Partial<Incident> & { id: string }): Incident {
-  return {
-    source: { kind: "stream", requestId: "r1", ref: "r1", title: "Lobby", url: "rtmp://x/live/a", href: "/streams/r1" },
-    media: "frame",
-    label: "ad",
-    labelName: "Advertising",
-    labels: ["Advertising: QR code"],
-    riskLevel: "REJECT",
-    timeBase: "epoch",
-    start: 1_767_261_600,
-    end: 1_767_261_600,
-    hits: 1,
-    peak: { itemId: "f1", t: 1_767_261_600.4, endT: 1_767_261_600.4, score: 1, riskLevel: "REJECT", labels: ["Advertising: QR code"], mediaUrl: "/media/a.jpg?exp=1&sig=x", evidence: { qr: ["https://spam.example"], words: [], faces: [] } },
-    status: "open",
-    assignee: null,
-    lastDecision: null,
-    createdAt: T0,
-    updatedAt: T0,
-    ...over,
-  };
-}
 test("Open goes to the stream's timeline at the peak", () => {
   assert.equal(timelineHref(incident({ id: "a" })), "/streams/r1?at=1767261600");
 });

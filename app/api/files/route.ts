@@ -1,6 +1,6 @@
 import { FileSubmitInput } from "@/lib/dashboard-schemas";
 import { getRegistry } from "@/server/registry";
-import { badRequest, json } from "../respond";
+import { badRequest, issuesText, json } from "../respond";
 import { guard } from "@/server/auth/guard";
 
 export const dynamic = "force-dynamic";
@@ -17,7 +17,7 @@ export const POST = guard("/api/files", async (req: Request) => {
   if (/^multipart\/form-data/i.test(req.headers.get("content-type") ?? "")) return upload(req);
   if (Number(req.headers.get("content-length") ?? 0) > JSON_BODY_MAX) return json({ error: `a JSON body is at most ${JSON_BODY_MAX} bytes (upload files as multipart/form-data)` }, 413);
   const parsed = FileSubmitInput.safeParse(await req.json().catch(() => null));
-  if (!parsed.success) return badRequest(parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
+  if (!parsed.success) return badRequest(issuesText(parsed.error));
   const answer = await getRegistry().dashboard.submitFile(parsed.data);
   return answer.ok ? json({ requestId: answer.requestId, btId: answer.btId }) : json({ error: answer.error, code: answer.code }, 422);
 });

@@ -4,6 +4,7 @@ import { getRegistry } from "@/server/registry";
 import { guard } from "@/server/auth/guard";
 import { json } from "../../../respond";
 import { who } from "../../../queues/caller";
+import { parseOptionalBody } from "../../parse";
 
 export const dynamic = "force-dynamic";
 
@@ -15,15 +16,8 @@ const ClaimInput = z.object({ renew: z.boolean().optional() }).strict();
  */
 export const POST = guard("/api/incidents/[id]/claim", async (req: Request, ctx: { params: Promise<{ id: string }> }) => {
   const id = IncidentId.safeParse((await ctx.params).id);
-  const text = await req.text();
-  let raw: unknown = {};
-  try {
-    raw = text.trim() ? JSON.parse(text) : {};
-  } catch {
-    return json({ error: "body: not JSON" }, 400);
-  }
-  const body = ClaimInput.safeParse(raw);
-  if (!body.success) return json({ error: body.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, 400);
+  const body = await parseOptionalBody(req, ClaimInput);
+  if (!body.ok) return body.answer;
   if (!id.success) return json({ error: "unknown incident" }, 404);
   const r = await getRegistry().queues.claim(id.data, who(req), body.data.renew === true);
   return r.ok ? json({ claimedBy: who(req).username, claimExpiresAt: r.claimExpiresAt }) : json({ error: r.error }, r.status);

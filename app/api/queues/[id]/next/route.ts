@@ -1,7 +1,8 @@
 import { NextInput, QueueId } from "@/lib/queues";
 import { getRegistry } from "@/server/registry";
 import { guard } from "@/server/auth/guard";
-import { badRequest, json } from "../../../respond";
+import { parseOptionalBody } from "../../../incidents/parse";
+import { json } from "../../../respond";
 import { who } from "../../caller";
 
 export const dynamic = "force-dynamic";
@@ -12,15 +13,8 @@ export const dynamic = "force-dynamic";
  */
 export const POST = guard("/api/queues/[id]/next", async (req: Request, ctx: { params: Promise<{ id: string }> }) => {
   const id = QueueId.safeParse((await ctx.params).id);
-  const text = await req.text();
-  let raw: unknown = {};
-  try {
-    raw = text.trim() ? JSON.parse(text) : {};
-  } catch {
-    return badRequest("body: not JSON");
-  }
-  const body = NextInput.safeParse(raw);
-  if (!body.success) return badRequest(body.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
+  const body = await parseOptionalBody(req, NextInput);
+  if (!body.ok) return body.answer;
   if (!id.success) return json({ error: "unknown queue" }, 404);
   const r = await getRegistry().queues.next(id.data, who(req), body.data.skip);
   return r.ok ? json({ incident: r.incident }) : json({ error: r.error }, r.status);
