@@ -37,6 +37,8 @@ const fileEveryMs = Number(values["file-every-sec"]) * 1000;
 const sampleMs = Number(values["sample-sec"]) * 1000;
 if (values.mode !== "embedded" && values.mode !== "scaled") throw new Error(`--mode embedded|scaled, not ${values.mode}`);
 const log = (m: string) => console.error(`# soak ${m}`);
+// stdout carries the JSON only: what the test support prints in this process (the ffmpeg in use, …) goes to stderr
+console.log = (...args: unknown[]) => console.error(...args);
 
 const d = await deploy({ mode: values.mode, streams: streamCount, dashboard: browserCount > 0, retentionHours: Number(values["retention-hours"]) });
 log(`${d.mode}: ${Object.keys(d.processes).join(", ")} up`);
@@ -153,7 +155,7 @@ const summary = {
 };
 const verdict = verdicts(loadSamples, { rssGrowth: 0.1, fdSlack: 5 }, { framesNotChecked: last.framesNotChecked, callbacksLost });
 const pass = verdict.rssFlat.pass && verdict.noFdGrowth.pass && verdict.noUncheckedFrames.pass && verdict.noCallbackLost.pass;
-console.log(JSON.stringify({ pass, summary, verdicts: verdict, samples }, null, 2));
+process.stdout.write(`${JSON.stringify({ pass, summary, verdicts: verdict, samples }, null, 2)}\n`);
 
 await browser?.close();
 await Promise.all(sources.map((s) => s.close()));
