@@ -37,7 +37,7 @@ after(async () => {
   await Promise.all([...sources.map((s) => s.close()), web?.close(), rx?.close()]);
 });
 
-test("PostgreSQL stopped 20 s and started: the worker lives on, streams continue, callbacks and files are delivered once", { skip, timeout: 300_000 }, async (t) => {
+test("PostgreSQL stopped 20 s and started under two workers: no exit, leases not stolen, streams continue on their workers, callbacks and files delivered once", { skip, timeout: 300_000 }, async (t) => {
   const { pg, nodes, workers } = cluster!;
   const [n] = nodes;
   const all = [n, ...workers];
