@@ -6,7 +6,8 @@ export interface StreamCounters {
   segments: { captured: number; checked: number; notChecked: number; skipped: number; waiting: number; detecting: number };
 }
 
-export type PullStateName = "connecting" | "connected" | "retrying" | "ended";
+/** paused: DATA_DIR is under DATA_DIR_MIN_FREE_MB, nothing is pulled (or written) until space is back */
+export type PullStateName = "connecting" | "connected" | "retrying" | "paused" | "ended";
 
 export interface PullState {
   state: PullStateName;
@@ -44,9 +45,14 @@ export interface StreamHealthSnapshot extends StreamCounters {
   /** level of the last second of audio (dBFS); silent below SILENT_DBFS; pulled: false when the stream moderates no audio */
   audio: { pulled: boolean; levelDb: number | null; silent: boolean; silentSince: string | null };
   lastError: { at: string; message: string; errorCode: number | null } | null;
+  /**
+   * running and DATA_DIR under DATA_DIR_MIN_FREE_MB: "disk full: …" (frames are kept only while space lasts); null
+   * once space is back (absent in snapshots stored before it existed)
+   */
+  storage?: { since: string; message: string } | null;
 }
 
-export type HealthEventKind = "connected" | "source_lost" | "retrying" | "recovered" | "stalled" | "ended" | "handover";
+export type HealthEventKind = "connected" | "source_lost" | "retrying" | "recovered" | "stalled" | "ended" | "handover" | "disk_full" | "disk_ok";
 
 /** A change of a stream's health, stored (stream_health_events) so a gap in the timeline explains itself. */
 export interface StreamHealthEvent {
@@ -85,6 +91,7 @@ export const STALL_CADENCES = 2;
 /** "connected", "retrying 2 of 12", "ended (errorCode 3001)". */
 export function pullStateText(p: PullState): string {
   if (p.state === "retrying") return `retrying ${p.attempt} of ${p.of}`;
+  if (p.state === "paused") return "paused: disk full";
   if (p.state === "connecting") return p.attempt > 0 ? `connecting (retry ${p.attempt} of ${p.of})` : "connecting";
   if (p.state === "ended") {
     const why = p.endReason === "closed" ? "closed" : p.endReason === "failed" ? "retries exhausted" : "source ended";
@@ -99,6 +106,6 @@ export const noMediaText = (sec: number) => `no media for ${Math.round(sec)} s`;
 /** How healthy at a glance: ok (media flowing), warn (retrying, connecting, flagged, silent), down (ended by failure). */
 export function healthTone(s: StreamHealthSnapshot): "ok" | "warn" | "down" | "idle" {
   if (s.pull.state === "ended") return s.pull.endReason === "failed" ? "down" : "idle";
-  if (s.flagged || s.pull.state !== "connected") return "warn";
+  if (s.flagged || s.storage || s.pull.state !== "connected") return "warn";
   return "ok";
 }

@@ -41,6 +41,9 @@ const only = process.argv[2]; // optional: unit | integration | fuzz | e2e
 let failed = 0;
 const counts = { passed: 0, failed: 0, skipped: 0 };
 
+// the production build: the e2e specs run it, and so do the dashboard nodes of fault-redis-restart.test.ts (integration)
+if ((!only || only === "integration" || only === "e2e") && !fs.existsSync(".next/BUILD_ID")) failed += run("npm", ["run", "build"]) === 0 ? 0 : 1;
+
 if (!only || only === "unit" || only === "integration" || only === "fuzz") {
   // Node 20's --test takes no globs: list the files
   // the long integration files first, so the short unit files fill the gaps of the two parallel lanes
@@ -65,7 +68,6 @@ if (!only || only === "unit" || only === "integration" || only === "fuzz") {
 }
 
 if (!only || only === "e2e") {
-  if (!fs.existsSync(".next/BUILD_ID")) failed += run("npm", ["run", "build"]) === 0 ? 0 : 1;
   const status = run("npx", ["playwright", "test"]);
   try {
     const stats = JSON.parse(fs.readFileSync(".test-results/e2e.json", "utf8")).stats;

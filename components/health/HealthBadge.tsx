@@ -13,8 +13,8 @@ export function HealthBadgeView({ snapshot }: { snapshot: StreamHealthSnapshot }
   const now = useNow();
   const tone = healthTone(snapshot);
   const noMedia = noMediaNow(snapshot, now);
-  const text = noMedia ?? (snapshot.pull.state === "connected" ? `${fpsText(snapshot.input.fps)} · ${kbpsText(snapshot.input.kbps)}` : pullStateText(snapshot.pull));
-  const title = [pullStateText(snapshot.pull), snapshot.audio.silent ? "audio silent" : null, snapshot.lastError ? `last error: ${snapshot.lastError.message}` : null].filter(Boolean).join(" · ");
+  const text = (snapshot.storage && snapshot.pull.state !== "ended" ? "disk full" : null) ?? noMedia ?? (snapshot.pull.state === "connected" ? `${fpsText(snapshot.input.fps)} · ${kbpsText(snapshot.input.kbps)}` : pullStateText(snapshot.pull));
+  const title = [pullStateText(snapshot.pull), snapshot.audio.silent ? "audio silent" : null, snapshot.storage?.message ?? null, snapshot.lastError ? `last error: ${snapshot.lastError.message}` : null].filter(Boolean).join(" · ");
   return (
     <span data-testid="health-badge" data-state={snapshot.pull.state} data-flagged={snapshot.flagged ? "1" : "0"} title={title} className={`inline-flex items-center gap-1 text-[10px] tabular-nums ${TONE_TEXT[tone]}`}>
       <span aria-hidden className={`h-1.5 w-1.5 rounded-full ${TONE_DOT[tone]}`} />

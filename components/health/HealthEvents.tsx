@@ -11,6 +11,8 @@ const KIND_STYLE: Record<StreamHealthEvent["kind"], string> = {
   stalled: "text-risk-review",
   ended: "text-zinc-400",
   handover: "text-risk-review",
+  disk_full: "text-risk-reject",
+  disk_ok: "text-risk-pass",
 };
 
 const KIND_LABEL: Record<StreamHealthEvent["kind"], string> = {
@@ -21,6 +23,8 @@ const KIND_LABEL: Record<StreamHealthEvent["kind"], string> = {
   stalled: "flagged",
   ended: "ended",
   handover: "moved worker",
+  disk_full: "disk full",
+  disk_ok: "disk ok",
 };
 
 /** The stored health changes of a stream, newest first: why the timeline has a gap. */

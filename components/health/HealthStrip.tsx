@@ -73,6 +73,11 @@ export default function HealthStrip({ health, kind, frameCounts }: { health: Ret
         {s ? (
           <>
             <PullState s={s} now={now} />
+            {s.storage && (
+              <span data-testid="health-storage" title={s.storage.message} className="rounded bg-risk-reject/15 px-1.5 py-0.5 font-medium text-risk-reject">
+                {s.storage.message}
+              </span>
+            )}
             {noMedia && <span data-testid="health-flag" className="rounded bg-risk-review/15 px-1.5 py-0.5 font-medium text-risk-review">{noMedia}</span>}
             <dl className="flex flex-wrap gap-x-4 gap-y-1">
               <Fact label="input" testId="health-input">{kind === "video" ? `${fpsText(s.input.fps)} · ` : ""}{kbpsText(s.input.kbps)}</Fact>

@@ -23,7 +23,7 @@ export function noMediaNow(s: StreamHealthSnapshot, now: number): string | null 
 }
 
 /** What a running stream's media is doing: "live" only while it flows; null = not known (no snapshot yet, or a remote service). */
-export type MediaState = "live" | "connecting" | "retrying" | "no-media" | "ended";
+export type MediaState = "live" | "connecting" | "retrying" | "paused" | "no-media" | "ended";
 
 export function mediaStateOf(s: StreamHealthSnapshot | null | undefined): MediaState | null {
   if (!s) return null;

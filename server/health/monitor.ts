@@ -37,6 +37,8 @@ export interface MonitorOptions {
   sink: HealthSink;
   /** live snapshots go out this often while running */
   publishEveryMs?: number;
+  /** why DATA_DIR cannot take more evidence now ("disk full: …"), or null (server/store/disk-guard.ts diskShortage) */
+  disk?: () => string | null;
 }
 
 const TICK_MS = 1000;
@@ -66,6 +68,8 @@ export class StreamHealthMonitor {
   private timer: NodeJS.Timeout | null = null;
   private lastPublished = 0;
   private lastMeter: LiveMeterReading | null = null;
+  /** DATA_DIR under its minimum while running: since when, and why */
+  private storage: { since: number; message: string } | null = null;
 
   constructor(private readonly o: MonitorOptions) {
     this.pull = { state: "connecting", attempt: 0, of: o.retries, nextAttemptAt: null, since: new Date().toISOString(), endReason: null, endErrorCode: null };
@@ -105,6 +109,13 @@ export class StreamHealthMonitor {
     } else {
       this.record("connected", "connected again");
     }
+  }
+
+  /** No pull while DATA_DIR is under its minimum (the storage flag says why; no stall flag meanwhile). */
+  paused(): void {
+    if (this.pull.state === "ended" || this.pull.state === "paused") return;
+    this.lastMeter = null;
+    this.setPull({ state: "paused", nextAttemptAt: null });
   }
 
   /** A pull ended by itself; `retry` when another attempt follows (its number and the wait before it). */
@@ -159,6 +170,7 @@ export class StreamHealthMonitor {
       input: { fps: flowing ? m.inputFps : null, kbps: flowing ? m.inputKbps : null },
       audio: { pulled: this.o.audioPulled, levelDb: audio?.audioDb ?? null, silent: audio?.silentSince != null, silentSince: iso(audio?.silentSince ?? null) },
       lastError: this.lastError,
+      storage: this.storage && { since: iso(this.storage.since)!, message: this.storage.message },
     };
   }
 
@@ -168,12 +180,13 @@ export class StreamHealthMonitor {
   }
 
   private tick(): void {
+    if (this.storageChanged()) return;
     const s = this.snapshot(); // also takes in the meter's last media
     const now = Date.now();
     const silentFor = now - this.noMediaFrom();
     // the first connection also waits for ffmpeg to probe the input (about 2 s) and may take its I/O timeout
     const limit = STALL_CADENCES * this.o.cadenceSec * 1000 + (this.connectedOnce ? 0 : FIRST_CONNECT_GRACE_MS);
-    if (this.flaggedSince === null && s.phase === "running" && silentFor > limit) {
+    if (this.flaggedSince === null && s.phase === "running" && this.pull.state !== "paused" && silentFor > limit) {
       this.flaggedSince = now;
       this.outageSince ??= this.noMediaFrom();
       this.record("stalled", `flagged: ${noMediaText(silentFor / 1000)} (cadence ${this.o.cadenceSec} s)`);
@@ -191,6 +204,24 @@ export class StreamHealthMonitor {
       this.lastPublished = now;
       this.o.sink.snapshot(s);
     }
+  }
+
+  /** DATA_DIR went under its minimum, or space came back: an event (the strip says why); true when one was recorded. */
+  private storageChanged(): boolean {
+    const why = this.pull.state === "ended" ? null : (this.o.disk?.() ?? null);
+    if (why && !this.storage) {
+      this.storage = { since: Date.now(), message: why };
+      this.record("disk_full", why);
+      return true;
+    }
+    if (!why && this.storage) {
+      const since = this.storage.since;
+      this.storage = null;
+      this.record("disk_ok", `disk space back after ${Math.round((Date.now() - since) / 1000)} s: evidence is kept again`);
+      return true;
+    }
+    if (why && this.storage) this.storage.message = why;
+    return false;
   }
 
   private setPull(p: Partial<PullState> & Pick<PullState, "state">): void {

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { speechEnergyOf } from "./energy";
 import { LIVE_SAMPLE_RATE } from "./live-args";
@@ -118,6 +118,9 @@ export class LiveOutput {
       try {
         await writeFile(file, data);
       } catch (err) {
+        // never a half-written frame or clip left as evidence (ENOSPC mid-write): it goes, and the pull ends saying
+        // why ("cannot write the task's media directory (ENOSPC)", the stream's last error on its health strip)
+        await unlink(file).catch(() => undefined);
         this.error = err as Error;
         this.hooks.writeFailed();
         return;

@@ -29,3 +29,30 @@ export async function requireDiskRoom(dataDir: string): Promise<void> {
   const mb = (b: number) => Math.floor(b / (1024 * 1024));
   throw Object.assign(new ApiError(Code.SERVICE_FAILURE, `${codeMessage(Code.SERVICE_FAILURE)}: DATA_DIR is almost full (${mb(free)} MB free, under DATA_DIR_MIN_FREE_MB=${mb(min)}); new work is refused until space is freed, retry later`), { retryAfterSec: DISK_RETRY_SEC });
 }
+
+/** How long a disk reading serves running streams' health before it is taken again. */
+const SHORTAGE_REFRESH_MS = 2000;
+const shortages = new Map<string, { at: number; message: string | null; reading: boolean }>();
+
+/**
+ * Why DATA_DIR cannot take more evidence now ("disk full: …"), or null: for a RUNNING stream's health (its strip says
+ * why). Answers at once from the last reading and takes a new one in the background at most every 2 s, so every
+ * stream's health tick of a process shares one statfs.
+ */
+export function diskShortage(dataDir: string): string | null {
+  const min = minFreeBytes();
+  if (!min) return null;
+  let s = shortages.get(dataDir);
+  if (!s) shortages.set(dataDir, (s = { at: 0, message: null, reading: false }));
+  const entry = s;
+  if (!entry.reading && Date.now() - entry.at >= SHORTAGE_REFRESH_MS) {
+    entry.reading = true;
+    void freeBytes(dataDir).then((free) => {
+      const mb = (b: number) => Math.floor(b / (1024 * 1024));
+      entry.message = free !== null && free < min ? `disk full: DATA_DIR has ${mb(free)} MB free (under DATA_DIR_MIN_FREE_MB=${mb(min)}); frames are kept only while space lasts, new work is refused` : null;
+      entry.at = Date.now();
+      entry.reading = false;
+    });
+  }
+  return entry.message;
+}

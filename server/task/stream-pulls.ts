@@ -3,9 +3,10 @@
 import fs from "node:fs/promises";
 import { metrics } from "../metrics";
 import type { StreamHealthMonitor } from "../health/monitor";
-import type { LiveFrame, LivePull, LiveSegment } from "../ingest/live";
+import type { LiveFrame, LivePull, LivePullEnd, LiveSegment } from "../ingest/live";
 import { streamSourceFor } from "../ingest/stream-source";
 import type { PreviewRecorder } from "../preview";
+import { diskShortage } from "../store/disk-guard";
 import type { StreamState } from "../store/schema";
 import type { EngineContext } from "./context";
 import { pullRetryDelayMs, type StreamProduct } from "./pull-retries";
@@ -66,7 +67,16 @@ export class StreamPulls {
     await this.d.preview?.open();
     const d = req.data;
     let retry = 0;
+    const dataDir = ctx.config.dataDir;
     while (!this.d.stopping()) {
+      // DATA_DIR under DATA_DIR_MIN_FREE_MB: no pull (nothing written) until space is back; the health says why
+      if (diskShortage(dataDir)) {
+        monitor.paused();
+        ctx.log(`stream ${this.d.requestId}: paused, ${diskShortage(dataDir)}`);
+        await this.waitUntil(() => this.d.stopping() || !diskShortage(dataDir));
+        if (this.d.stopping()) return;
+        ctx.log(`stream ${this.d.requestId}: disk space back, pulling again`);
+      }
       this.pullBase = state.streamTimeSec;
       monitor.connecting(retry);
       const pull = source.open({
@@ -82,9 +92,19 @@ export class StreamPulls {
       });
       this.pull = pull;
       if (this.d.stopping()) void pull.stop(); // a Close or stop() that came while it was being opened
-      const end = await pull.done;
+      // the disk fills while it pulls: stopped (what it captured is still announced), the loop waits for space
+      let diskFull = false;
+      const watch = setInterval(() => {
+        if (diskFull || !diskShortage(dataDir)) return;
+        diskFull = true;
+        void pull.stop({ keepCaptured: true });
+      }, DISK_WATCH_MS);
+      const end = await pull.done.catch((err: Error) => noSpaceEnd(err)).finally(() => clearInterval(watch));
       this.pull = null;
-      if (this.d.stopping() || end.reason === "stopped") return;
+      if (this.d.stopping()) return;
+      // a frame that could not be written for lack of space (ENOSPC): removed, not announced; wait for space too
+      if (diskFull || (end.reason === "failed" && end.message === NO_SPACE && diskShortage(dataDir))) continue;
+      if (end.reason === "stopped") return;
       if (end.gotData) retry = 0;
       if (end.reason === "ended" && end.finite) {
         monitor.pullEnded(end, null);
@@ -107,4 +127,28 @@ export class StreamPulls {
       this.wake = null;
     }
   }
+
+  /** Looks every DISK_WATCH_MS until `done()` (a wakeUp — Close, stop — looks at once). */
+  private async waitUntil(done: () => boolean): Promise<void> {
+    while (!done()) {
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, DISK_WATCH_MS);
+        this.wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+  }
+}
+
+const DISK_WATCH_MS = 1000;
+const NO_SPACE = "cannot write the task's media directory: disk full (ENOSPC)";
+
+/** A pull whose frame or clip could not be written for lack of space ends as failed, saying so; other errors stand. */
+function noSpaceEnd(err: Error): LivePullEnd {
+  const code = (err.cause as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== "ENOSPC" && code !== "EDQUOT") throw err;
+  return { reason: "failed", errorCode: 3002, message: NO_SPACE, gotData: true };
 }

@@ -17,6 +17,7 @@ import { CallbackChain, FencedState } from "./stream-save";
 import { endStream, StreamDrain } from "./stream-end";
 import { advanceByFrame, advanceBySegment } from "./stream-position";
 import { StreamPulls } from "./stream-pulls";
+import { diskShortage } from "../store/disk-guard";
 
 // the request's shape and initial state live in stream-request.ts; importers of this module still find them here
 export { initialStreamState, type StreamRequest } from "./stream-request";
@@ -85,6 +86,7 @@ export class StreamTask {
       audioPulled: product === "audiostream" || this.types.audio.length > 0,
       source: { counters: () => this.counters(), meter: () => this.pulls.meter() },
       sink: healthSink,
+      disk: () => diskShortage(ctx.config.dataDir),
     });
     this.preview = product === "videostream" && ctx.config.preview.retentionMin > 0 ? new PreviewRecorder(dir, ctx.config.preview, (m) => ctx.log(`stream ${requestId}: ${m}`)) : null;
     const { monitor, preview } = this;

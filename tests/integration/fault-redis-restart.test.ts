@@ -1,126 +1,131 @@
-// Issue #30 item 1: Redis restarted mid-work in scaled mode. One API node and one `npm run worker` (real child
-// processes; one of each keeps the test cheap — the takeover between workers is scale-streams.test.ts's) on a private
-// Redis and a private PostgreSQL cluster, two live RTMP streams and files queued and running. Redis is killed for
-// OUTAGE_MS and started again empty (a failover without persistence), then killed again and started with its data.
-// No process exits; /metrics says the queue is unreachable while it is; every file accepted completes with exactly
-// one result; the streams keep their numbers.
+// Issue #30 item 1: Redis restarted mid-work, at the issue's full shape. Two dashboard nodes (the production server
+// with Next, so signed-in socket.io connections are served) and two `npm run worker` processes, all real child
+// processes, on a private Redis and a private PostgreSQL cluster; three live RTMP streams started from the dashboards
+// (two on node A, one on node B: each node's receiver gets its own streams' callbacks and fans them out to the other
+// node over Redis); files running on both workers and queued behind them. Redis is killed for 20 s and started again
+// empty (a failover without persistence), then killed again and started with its data. No process exits; /metrics
+// on every process says the queue is unreachable while it is; every file accepted completes with exactly one result;
+// the streams keep their numbers (stored timeline: no number twice, none skipped); and after each restart a socket.io
+// client connected to EACH node receives frame events of every stream, the other node's included (fan-out resumed).
 import assert from "node:assert/strict";
-import crypto from "node:crypto";
-import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { qrStreamRequest, TEST_KEY } from "../support/app";
-import { startChildServer, type ChildServer } from "../support/child-server";
+import { streamRoom } from "../../lib/events";
+import { TEST_KEY } from "../support/app";
+import { dashboardCall, liveClient, signInDashboard, startDashboardStream, type LiveClient } from "../support/dashboard-client";
+import { assertAlive, dashboardBuildMissing, dependencyUp, distinctCallbacks, FAULT_SUPERVISOR, faultSkip, fileRequest, startFaultCluster, type FaultCluster } from "../support/fault-cluster";
 import { startRtmpSource, type RtmpSource } from "../support/live-sources";
 import { makeVideo, mediaDir, startStaticServer } from "../support/media";
-import { startReceiver, waitFor, type Received } from "../support/net";
-import { privatePgSkip, startPrivatePg, type PrivatePg } from "../support/private-pg";
-import { privateRedisSkip, startPrivateRedis, type PrivateRedis } from "../support/private-redis";
-import { startScaleWorker } from "../support/scale";
+import { startReceiver, waitFor } from "../support/net";
 
-const skip = privatePgSkip || privateRedisSkip;
+const skip = faultSkip || dashboardBuildMissing;
 const OUTAGE_MS = 20_000;
 
-let pg: PrivatePg | null = null;
-let redis: PrivateRedis | null = null;
-let dataDir = "";
-let node: ChildServer | null = null;
-let worker: ChildServer | null = null;
+let cluster: FaultCluster | null = null;
 let web: Awaited<ReturnType<typeof startStaticServer>> | null = null;
 const sources: RtmpSource[] = [];
+const clients: LiveClient[] = [];
 let rx: Awaited<ReturnType<typeof startReceiver>>;
 
 before(async () => {
   if (skip) return;
-  [pg, redis] = await Promise.all([startPrivatePg(), startPrivateRedis()]);
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "fault-redis-"));
-  const env = { REDIS_URL: redis.url, DATABASE_URL: pg.url, QUEUE_PREFIX: `f-${crypto.randomBytes(3).toString("hex")}`, STREAM_LEASE_SEC: "6", CALLBACK_RETRY_TIME_SCALE: "0.05" };
-  node = await startChildServer({ dataDir, timeoutMs: 120_000, env });
-  worker = await startScaleWorker({ dataDir, databaseUrl: pg.url, name: "w1", env: { ...env, STREAM_CAPACITY: "4", STREAM_ADMISSION_WINDOW_SEC: "0", FILE_CONCURRENCY: "1" } });
-  sources.push(...(await Promise.all(["a", "b"].map((k) => startRtmpSource({ name: `fault-redis-${k}`, audio: "none" })))));
+  cluster = await startFaultCluster({ name: "fault-redis", nodes: 2, workers: 2, dashboard: true, workerEnv: { STREAM_CAPACITY: "2", FILE_CONCURRENCY: "1" } });
+  sources.push(...(await Promise.all(["a", "b", "c"].map((k) => startRtmpSource({ name: `fault-redis-${k}`, audio: "none" })))));
   web = await startStaticServer(mediaDir());
   rx = await startReceiver();
 });
 
 after(async () => {
   if (skip) return;
-  await Promise.all([worker?.stop(), node?.stop()]);
+  clients.forEach((c) => c.close());
+  await cluster?.close();
   await Promise.all([...sources.map((s) => s.close()), web?.close(), rx?.close()]);
-  pg?.destroy();
-  await redis?.destroy();
-  await fs.rm(dataDir, { recursive: true, force: true });
 });
 
-const framesOf = (r: Received[], id: string) => r.filter((x) => String(x.body.requestId).startsWith(`${id}_v`) && x.body.statCode === 0).map((x) => Number(String(x.body.requestId).slice(id.length + 2)));
-const fileRequest = (btId: string, url: string, callback: string) => ({ accessKey: TEST_KEY, appId: "fault", eventId: "video", imgType: "QRCODE", audioType: "NONE", callback, data: { btId, url, detectFrequency: 1, returnAllImg: 1 } });
-const queueUp = async (base: string) => /moderation_dependency_up\{dependency="queue"\} (\d)/.exec(await (await fetch(`${base}/metrics`)).text())?.[1];
-const alive = (p: ChildServer) => assert.doesNotThrow(() => process.kill(p.pid, 0), `process ${p.pid} is alive:\n${p.output().slice(-3000)}`);
+const metricOf = async (base: string, name: string) => Number(new RegExp(`^${name} (\\d+)`, "m").exec(await (await fetch(`${base}/metrics`)).text())?.[1] ?? NaN);
+const frameNo = (id: string, body: Record<string, unknown>) => (String(body.requestId).startsWith(`${id}_v`) ? Number(String(body.requestId).slice(id.length + 2)) : null);
+/** frame numbers of stream `id` that live client `c` received after `since` */
+const liveFrames = (c: LiveClient, id: string, since = 0) => c.events.filter((e) => e.requestId === id && e.kind === "frame" && e.at >= since).map((e) => frameNo(id, e.body)).filter((n): n is number => n !== null);
 
-test("Redis killed and restarted (empty, then with its data): every process reconnects, files complete once, streams keep their numbers", { skip, timeout: 400_000 }, async (t) => {
-  const n = node!;
-  const w = worker!;
-  const ids: string[] = [];
-  for (const [i, s] of sources.entries()) {
-    const ack = await n.post("/videostream/v4", qrStreamRequest(s.rtmpUrl, rx.url, { tokenId: `r-${i}`, returnAllImg: 1 }));
-    assert.equal(ack.code, 1100, JSON.stringify(ack));
-    ids.push(String(ack.requestId));
-  }
-  await rx.until((r) => ids.every((id) => framesOf(r, id).length >= 2), 90_000);
-  assert.equal(await queueUp(n.url), "1");
-  const video = await makeVideo({ name: "fault-redis-file", durationSec: 12, width: 320, height: 240, fps: 2, audio: "none" });
+test("Redis killed 20 s and restarted (empty, then with its data) under two nodes and two workers: no exit, files once, numbers kept, fan-out resumed on every node", { skip, timeout: 600_000 }, async (t) => {
+  const { nodes, workers, redis } = cluster!;
+  const [a, b] = nodes;
+  const all = [...nodes, ...workers];
+  const sessions = [await signInDashboard(a.url, FAULT_SUPERVISOR), await signInDashboard(b.url, FAULT_SUPERVISOR)];
+  clients.push(...(await Promise.all(sessions.map((s) => liveClient(s)))));
+  // two streams started on node A, one on node B: their callbacks reach the node that started them
+  const ids = [await startDashboardStream(sessions[0], sources[0].rtmpUrl, "fault A1"), await startDashboardStream(sessions[0], sources[1].rtmpUrl, "fault A2"), await startDashboardStream(sessions[1], sources[2].rtmpUrl, "fault B1")];
+  const startedOn = [a, a, b];
+  for (const c of clients) for (const id of ids) assert.equal(await c.subscribe(streamRoom(id)), true);
+  // before the fault: every client sees frames of every stream, its own node's and the other node's
+  await waitFor(async () => clients.every((c) => ids.every((id) => liveFrames(c, id).length >= 2)) || null, 120_000, 250);
+  for (const p of all) assert.equal(await dependencyUp(p.url, "queue"), "1");
+
+  const video = await makeVideo({ name: "fault-redis-file", durationSec: 30, width: 320, height: 240, fps: 2, audio: "none" });
   const url = `${web!.url}/${path.basename(video)}`;
   const files: string[] = [];
-  const submit = async (btId: string) => {
-    const ack = await n.post("/video/v4", fileRequest(btId, url, rx.url));
+  const submit = async (btId: string, i: number) => {
+    const ack = await nodes[i % 2].post("/video/v4", fileRequest(btId, url, rx.url));
     if (ack.code === 1100) files.push(String(ack.requestId));
     return ack;
   };
 
   for (const [round, empty] of [[1, true], [2, false]] as const) {
-    // three files: one running, two queued behind it (FILE_CONCURRENCY 1) when Redis goes away
-    for (let i = 0; i < 3; i++) assert.equal((await submit(`r${round}-f${i}`)).code, 1100);
-    const maxBefore = ids.map((id) => Math.max(...framesOf(rx.received, id)));
-    await redis!.stop();
+    // four files over both nodes: one running on each worker (FILE_CONCURRENCY 1), two queued behind them
+    for (let i = 0; i < 4; i++) assert.equal((await submit(`r${round}-f${i}`, i)).code, 1100);
+    // running when Redis goes away: each worker is processing one (the others wait in the queue)
+    await waitFor(async () => (await Promise.all(workers.map((w) => metricOf(w.url, "moderation_files_processing")))).every((n) => n >= 1) || null, 60_000, 250);
+    const maxBefore = ids.map((id) => Math.max(...clients.flatMap((c) => liveFrames(c, id))));
+    await redis.stop();
     const stoppedAt = Date.now();
-    // while it lasts, /metrics on both processes says the queue is unreachable
-    for (const base of [n.url, w.url]) await waitFor(async () => (await queueUp(base)) === "0", 15_000, 250);
+    // while it lasts, /metrics on every process says the queue is unreachable
+    for (const p of all) await waitFor(async () => (await dependencyUp(p.url, "queue")) === "0", 15_000, 250);
     // a file sent during the outage: stored and accepted (the sweep queues it once Redis is back) or refused clearly
-    const during = await submit(`r${round}-during`);
+    const during = await submit(`r${round}-during`, round);
     assert.ok(during.code === 1100 || (during.code === 1903 && /retry/.test(String(during.message))), JSON.stringify(during));
     const outage = empty ? OUTAGE_MS : OUTAGE_MS / 2; // the second (with its data) shorter: the test stays cheap
     await waitFor(async () => Date.now() - stoppedAt >= outage, outage + 5000, 500);
-    alive(n);
-    alive(w);
-    await redis!.start({ empty });
-    for (const base of [n.url, w.url]) await waitFor(async () => (await queueUp(base)) === "1", 60_000, 250);
-    // streams continue with their numbers; every accepted file ends with its result
-    await rx.until((r) => ids.every((id, i) => framesOf(r, id).some((f) => f > maxBefore[i] + 2)), 90_000);
-    await rx.until((r) => files.every((id) => r.some((x) => x.body.requestId === id && x.body.frameDetail)), 180_000);
+    for (const p of all) assertAlive(p, "during the Redis outage");
+    await redis.start({ empty });
+    const restartedAt = Date.now();
+    for (const p of all) await waitFor(async () => (await dependencyUp(p.url, "queue")) === "1", 60_000, 250);
+    // fan-out resumed on EVERY node: each client gets new frames of every stream, the other node's streams included
+    // (those travel from the node that received the callback to this one over Redis only)
+    await waitFor(async () => clients.every((c) => ids.every((id, i) => liveFrames(c, id, restartedAt).some((f) => f > maxBefore[i]))) || null, 120_000, 250).catch(() => {
+      const seen = clients.map((c, ci) => ids.map((id, i) => `client on node ${ci ? "B" : "A"}, stream ${i} (started on ${startedOn[i] === a ? "A" : "B"}): ${liveFrames(c, id, restartedAt).join(",") || "nothing"}`).join("\n")).join("\n");
+      assert.fail(`socket.io fan-out did not resume on every node after Redis restarted ${empty ? "empty" : "with its data"}:\n${seen}`);
+    });
+    // every accepted file ends with its result
+    await rx.until((r) => files.every((id) => r.some((x) => x.body.requestId === id && x.body.frameDetail)), 240_000);
     t.diagnostic(`round ${round} (Redis restarted ${empty ? "empty" : "with its data"}): ${files.length} files done, during-outage answer ${during.code}`);
   }
-  alive(n);
-  alive(w);
+  for (const p of all) assertAlive(p, "after both Redis restarts");
+  assert.doesNotMatch(all.map((p) => p.output()).join("\n"), /Unhandled|unhandledRejection/, "no unhandled error");
 
   // exactly once: one result per file (a redelivery carries the same webhook-id and body), every frame of it
-  const byId = new Map<string, Received>();
-  for (const x of rx.received) {
-    const wid = String(x.headers["webhook-id"]);
-    const seen = byId.get(wid);
-    if (seen) assert.deepEqual(x.body, seen.body, "a redelivery is the same callback");
-    else byId.set(wid, x);
-  }
-  const distinct = [...byId.values()];
+  const distinct = distinctCallbacks(rx.received);
   for (const id of files) {
     const results = distinct.filter((x) => x.body.requestId === id);
     assert.equal(results.length, 1, `file ${id}: one result`);
     assert.equal(results[0].body.code, 1100, JSON.stringify(results[0].body).slice(0, 400));
-    assert.ok((results[0].body.frameDetail as unknown[]).length >= 11, `file ${id}: every frame`);
+    assert.ok((results[0].body.frameDetail as unknown[]).length >= 29, `file ${id}: every frame`);
   }
-  for (const id of ids) {
-    const frames = framesOf(distinct, id);
-    assert.equal(new Set(frames).size, frames.length, `stream ${id}: a frame number used twice: ${frames.join(",")}`);
+  // the streams kept their numbers: the stored timeline (what each node's receiver accepted) has each number once, none skipped
+  for (const [i, id] of ids.entries()) {
+    const d = await dashboardCall(sessions[i === 2 ? 1 : 0], `/api/streams/${id}?limit=5000`);
+    assert.equal(d.status, 200);
+    const nums = (d.json.events as Array<{ kind: string; body: Record<string, unknown> }>).filter((e) => e.kind === "frame").map((e) => frameNo(id, e.body)!);
+    assert.equal(new Set(nums).size, nums.length, `stream ${id}: a frame number twice: ${nums.join(",")}`);
+    const sorted = [...nums].sort((x, y) => x - y);
+    const gaps = sorted.flatMap((f, k) => (k > 0 && f !== sorted[k - 1] + 1 ? [`${sorted[k - 1]}→${f}`] : []));
+    t.diagnostic(`stream ${i}: frames ${sorted[0]}..${sorted.at(-1)} (${sorted.length})${gaps.length ? `, gaps ${gaps.join(" ")}` : ", no gap"}`);
+    assert.deepEqual(gaps, [], `stream ${id}: every frame number called back through both outages`);
   }
-  for (const id of ids) assert.equal((await n.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: id })).code, 1100);
-  await rx.until((r) => ids.every((id) => r.some((x) => x.body.requestId === id && x.body.statCode === 1)), 60_000);
+  // Close each stream from the node that did NOT start it: each ends (its stream-end reaches its node's timeline)
+  for (const [i, id] of ids.entries()) assert.equal((await dashboardCall(sessions[i === 2 ? 0 : 1], `/api/streams/${id}/close`, {})).status, 200);
+  await waitFor(async () => {
+    const ends = await Promise.all(ids.map(async (id, i) => (await dashboardCall(sessions[i === 2 ? 1 : 0], `/api/streams/${id}?limit=5`)).json.stream as { status: string }));
+    return ends.every((s) => s.status === "ended") || null;
+  }, 90_000, 500);
+  assert.equal((await a.post("/video/query/v4", { accessKey: TEST_KEY, btId: "r1-f0" })).code, 1100);
 });

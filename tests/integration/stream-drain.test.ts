@@ -4,8 +4,10 @@
 // the app's ingest, an FLV file over HTTP), the real detect pool; detection is made scarce with the pool's
 // test hook (every job holds its worker for at least N ms).
 import assert from "node:assert/strict";
+import fs from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { readQrCodes } from "../../server/detect/engines/qrcode";
 import type { WorkerDetectPool } from "../../server/detect/pool";
 import { readWavPcm16 } from "../../server/ingest/wav";
 import type { StreamHealth } from "../../server/task/stream-task";
@@ -32,6 +34,23 @@ const imgTime = (x: Received) => {
   const [h, mi, s] = t.split(":");
   return new Date(y, mo - 1, da, Number(h), Number(mi), Math.floor(Number(s)), Math.round((Number(s) % 1) * 1000)).getTime();
 };
+/** QR reads of the captured frames `f<n>.jpg` in a stream's folder, by frame number (each file read once). */
+const qrSeen = new Map<string, boolean>();
+/** Whether a captured frame shows QR and a later captured frame does not (the code went away in the source). */
+async function qrWentAway(dir: string): Promise<boolean> {
+  const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => /^f\d+\.jpg$/.test(f));
+  const nums = names.map((f) => Number(f.slice(1, -4))).sort((a, b) => a - b);
+  for (const n of nums) {
+    const file = path.join(dir, `f${n}.jpg`);
+    if (qrSeen.has(file)) continue;
+    const bytes = await fs.readFile(file).catch(() => null);
+    if (!bytes || bytes.length < 2 || bytes[bytes.length - 2] !== 0xff || bytes[bytes.length - 1] !== 0xd9) break; // still being written
+    qrSeen.set(file, (await readQrCodes(bytes)).codes.some((c) => c.text === QR));
+  }
+  const reads = nums.map((n) => qrSeen.get(path.join(dir, `f${n}.jpg`)));
+  const firstQr = reads.indexOf(true);
+  return firstQr >= 0 && reads.slice(firstQr + 1).includes(false);
+}
 const pool = (svc: Service) => svc.engine!.ctx.detect as WorkerDetectPool;
 const health = (svc: Service, id: string) => svc.engine!.streams.health(id) as StreamHealth;
 
@@ -64,7 +83,6 @@ describe("a stream's end keeps the evidence", () => {
   test("Close: a QR code shown only in the last seconds before Close is called back and counted in the stream-end", async () => {
     // the QR code shows from 5 to 8 s of every 10 s loop; the publisher's media clock starts as it publishes
     const src = await startRtmpSource({ name: "drain-qr", audio: "none", qr: { text: QR, fromSec: 5, toSec: 8 } });
-    const t0 = Date.now();
     const rx = await startReceiver();
     try {
       pool(svc).setMinJobMsForTest(1500); // detection slower than capture (1 frame/s): a backlog builds up
@@ -72,7 +90,9 @@ describe("a stream's end keeps the evidence", () => {
       assert.equal(ack.code, 1100, JSON.stringify(ack));
       const id = ack.requestId as string;
       await waitFor(async () => health(svc, id).frames.captured >= 1, 20_000);
-      await new Promise((r) => setTimeout(r, Math.max(0, t0 + 9000 - Date.now()))); // 1 s after the QR code went away
+      // Close once the QR code went away in what the task captured: a captured frame (read from its JPEG on disk, by
+      // the same QR reader the detectors use) shows the code and a later one no longer does
+      await waitFor(async () => (await qrWentAway(path.join(svc.engine!.ctx.mediaRoot, id))) || null, 40_000, 200);
       const closeAt = Date.now();
       const close = await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: id });
       assert.equal(close.code, 1100);
