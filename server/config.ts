@@ -31,6 +31,8 @@ export interface Config {
   /** LIVE_KEYFRAMES (default 1): at a cadence of 2 s or more live pulls decode keyframes only (0: every frame) */
   liveKeyframes: boolean;
   detectWorkers: number;
+  /** DETECT_BATCH (default 4): frames waiting at the same moment detected together, NSFW as one model batch (1: never) */
+  detectBatch: number;
   /** OCR_READER: what reads image text (paddle | tesseract) */
   ocrReader: "paddle" | "tesseract";
   /** SPEECH_RECOGNISER: the offline recogniser of speech lists (moonshine | pocketsphinx); TRANSCRIBE_BASE_URL overrides both */
@@ -175,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     liveKeyframes: env.LIVE_KEYFRAMES !== "0",
     // one detector thread per core by default: frames of one file and of different streams are detected in parallel
     detectWorkers: Math.max(1, Math.floor(num("DETECT_WORKERS", os.availableParallelism(), env))),
+    detectBatch: Math.max(1, Math.floor(num("DETECT_BATCH", 4, env))),
     ocrReader: ocrReaderOf(env.OCR_READER),
     speechRecogniser: speechRecogniserOf(env.SPEECH_RECOGNISER),
     fileConcurrency: Math.max(1, Math.floor(num("FILE_CONCURRENCY", 1, env))),

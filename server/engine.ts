@@ -43,7 +43,7 @@ export async function createEngine(config: Config, opts: EngineOptions = {}): Pr
   const media = new MediaUrls(await dataDirSecret(config.dataDir, "media-url"), mediaRoot);
   const detect =
     opts.detect ??
-    createDetectPool({ workers: config.detectWorkers, dataDir: config.dataDir, galleryDir: path.join(config.dataDir, "face-gallery"), hashBankDir: path.join(config.dataDir, "hash-bank"), keywordsDir: path.join(config.dataDir, "keyword-lists"), policyDir: path.join(config.dataDir, "policy"), ocrReader: config.ocrReader });
+    createDetectPool({ workers: config.detectWorkers, maxBatch: config.detectBatch, dataDir: config.dataDir, galleryDir: path.join(config.dataDir, "face-gallery"), hashBankDir: path.join(config.dataDir, "hash-bank"), keywordsDir: path.join(config.dataDir, "keyword-lists"), policyDir: path.join(config.dataDir, "policy"), ocrReader: config.ocrReader });
   const audio =
     opts.audio ??
     createAudioDetector({

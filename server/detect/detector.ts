@@ -14,7 +14,7 @@ import { GALLERY_LISTS, GalleryReader } from "./gallery-store";
 import { HashBankReader } from "./hash-bank";
 import { KeywordListsReader } from "./lists/store";
 import { thresholdsReader, type Thresholds } from "./settings/thresholds";
-import { ALL_ENGINES, planFrame, type DetectState, type EngineName } from "./registry";
+import { ALL_ENGINES, BATCHED_ENGINES, planFrame, type DetectState, type EngineName, type FramePlan } from "./registry";
 import type { FaceEmbedding, FrameVerdict, OcrReaderName } from "./types";
 import { buildVerdict } from "./verdict";
 
@@ -40,6 +40,20 @@ export interface DetectorOptions {
 const round = (ms: number): number => Math.round(ms * 10) / 10;
 /** engines run one after another in this order: a pool worker then uses about one core, and each timing is its own */
 const RUN_ORDER: readonly EngineName[] = ["qrcode", "nsfw", "ocr", "faces", "objects", "hash"];
+
+interface BatchEngine extends Engine {
+  runBatch(items: ReadonlyArray<{ frame: Frame; requested: ReadonlySet<string>; req: FrameRequest }>): Promise<EngineOutput[]>;
+}
+
+/** One frame between prepare() and finish(): what it asked for, and the engine outputs so far. */
+interface Prepared {
+  req: DetectRequest;
+  frame: Frame;
+  plan: FramePlan;
+  request: FrameRequest;
+  timingsMs: Record<string, number>;
+  outputs: Partial<Record<EngineName, EngineOutput>>;
+}
 
 export class FrameDetector {
   private readonly engines: Partial<Record<EngineName, Engine>> = {};
@@ -84,6 +98,56 @@ export class FrameDetector {
   }
 
   async detect(req: DetectRequest): Promise<FrameVerdict> {
+    return this.finish(await this.prepare(req));
+  }
+
+  /**
+   * Frames detected together (frames of different streams that waited at the same moment): an engine that takes a
+   * batch (NSFW) sees every frame that asked for it in one model call, first; then each frame runs its other engines
+   * and its verdict (or error) goes to `done` at once, so the first frame waits only for the batched call.
+   */
+  async detectBatch(reqs: readonly DetectRequest[], done: (index: number, result: { verdict: FrameVerdict } | { error: unknown }) => void): Promise<void> {
+    const prepared: Array<Prepared | undefined> = [];
+    for (const [i, req] of reqs.entries()) {
+      try {
+        prepared.push(await this.prepare(req));
+      } catch (error) {
+        prepared.push(undefined);
+        done(i, { error });
+      }
+    }
+    for (const name of BATCHED_ENGINES) {
+      const engine = this.engines[name] as BatchEngine | undefined;
+      const at = prepared.flatMap((p, i) => (p?.plan.engines.has(name) ? [i] : []));
+      if (!engine || at.length < 2) continue;
+      const t = performance.now();
+      try {
+        const outs = await engine.runBatch(at.map((i) => ({ frame: prepared[i]!.frame, requested: prepared[i]!.request.imgTypes, req: prepared[i]!.request })));
+        // each frame's share of the batched call
+        const ms = round((performance.now() - t) / at.length);
+        at.forEach((i, k) => {
+          prepared[i]!.outputs[name] = outs[k];
+          prepared[i]!.timingsMs[name] = ms;
+        });
+      } catch (error) {
+        for (const i of at) {
+          prepared[i] = undefined;
+          done(i, { error });
+        }
+      }
+    }
+    for (const [i, p] of prepared.entries()) {
+      if (!p) continue;
+      try {
+        done(i, { verdict: await this.finish(p) });
+      } catch (error) {
+        done(i, { error });
+      }
+    }
+  }
+
+  /** A frame decoded enough to plan: its size, the engines it needs, its thresholds. */
+  private async prepare(req: DetectRequest): Promise<Prepared> {
     const timingsMs: Record<string, number> = {};
     const t0 = performance.now();
     const meta = await sharp(req.jpeg).metadata().catch((e: Error) => {
@@ -97,11 +161,14 @@ export class FrameDetector {
     const state = await this.refreshStores();
     const plan = planFrame(req.imgTypes, req.imgBusinessTypes, state);
     const request: FrameRequest = { imgTypes: new Set(req.imgTypes), businessTypes: new Set(req.imgBusinessTypes), thresholds: this.thresholds() };
+    return { req, frame, plan, request, timingsMs, outputs: {} };
+  }
 
-    const outputs: Partial<Record<EngineName, EngineOutput>> = {};
+  /** The frame's engines not run yet, one after another, and its verdict. */
+  private async finish({ req, frame, plan, request, timingsMs, outputs }: Prepared): Promise<FrameVerdict> {
     for (const name of RUN_ORDER) {
       const engine = this.engines[name];
-      if (!engine || !plan.engines.has(name)) continue;
+      if (!engine || !plan.engines.has(name) || outputs[name]) continue;
       const t = performance.now();
       outputs[name] = await engine.run(frame, request.imgTypes, request);
       timingsMs[name] = round(performance.now() - t);

@@ -78,6 +78,12 @@ export class LaneQueue {
     return job;
   }
 
+  /** The job take() would return next, left in the queue. */
+  peek(): Job | undefined {
+    const first = this.lanes.values().next();
+    return first.done ? undefined : first.value[0];
+  }
+
   /** Empty the queue: every job, oldest lane first. */
   takeAll(): Job[] {
     const all = [...this.lanes.values()].flat();

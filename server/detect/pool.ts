@@ -4,9 +4,9 @@
 import { prepareTessdata } from "./engines/tessdata";
 import { errorFromWorker, PoolClosedError, QueueFullError, WorkerCrashedError } from "./errors";
 import { DEFAULT_LANE, LaneQueue, abortError, type Job, type QueuedFrameInput } from "./pool-lanes";
-import { dispatchJob, finishJob, ownedBytes, retireSlot, startSlot, type Slot } from "./pool-worker";
+import { dispatchJobs, finishJob, ownedBytes, retireSlot, startSlot, type Slot } from "./pool-worker";
 import type { FromWorker, ToWorker } from "./protocol";
-import { ALL_ENGINES, capabilityTable } from "./registry";
+import { ALL_ENGINES, BATCHED_ENGINES, capabilityTable, engineForImgType } from "./registry";
 import { countsOf } from "./store";
 import type { Capability, CapabilityView, DetectPool, DetectPoolOptions, DetectPoolStats, EngineName, FaceEmbedding, FrameVerdict } from "./types";
 
@@ -30,13 +30,16 @@ export class WorkerDetectPool implements DetectPool {
   private closed = false;
   private nextId = 1;
   private processed = 0;
+  private readonly batches = { count: 0, frames: 0 };
   private readonly engines: EngineName[];
+  private readonly maxBatch: number;
 
   constructor(private readonly opts: DetectPoolOptions) {
     this.engines = [...new Set(opts.engines ?? ALL_ENGINES)];
     this.workers = Math.max(1, Math.floor(opts.workers ?? 1));
     this.queueLimit = Math.max(1, Math.floor(opts.queueLimit ?? 64));
     this.jobTimeoutMs = opts.jobTimeoutMs ?? 60_000;
+    this.maxBatch = Math.max(1, Math.floor(opts.maxBatch ?? 1));
     this.readyPromise = new Promise<void>((resolve, reject) => (this.settleReady = { resolve, reject }));
     this.readyPromise.catch(() => {}); // surfaced through ready() / detectFrame(), never as an unhandled rejection
     // only the Tesseract reader needs its traineddata prepared (PaddleOCR's models ship in an npm package)
@@ -62,7 +65,7 @@ export class WorkerDetectPool implements DetectPool {
   stats(): DetectPoolStats {
     const perDetectorMs: DetectPoolStats["perDetectorMs"] = {};
     for (const [k, v] of Object.entries(this.perDetectorMs)) perDetectorMs[k] = { ...v };
-    return { pending: this.pending(), processed: this.processed, perDetectorMs };
+    return { pending: this.pending(), processed: this.processed, perDetectorMs, batches: { ...this.batches } };
   }
 
   /**
@@ -119,7 +122,7 @@ export class WorkerDetectPool implements DetectPool {
   }
 
   private pending(): number {
-    return this.queue.size + this.slots.filter((s) => s.job).length;
+    return this.queue.size + this.slots.reduce((n, s) => n + s.jobs.length, 0);
   }
 
   private enqueue(job: Job, signal?: AbortSignal): void {
@@ -147,11 +150,11 @@ export class WorkerDetectPool implements DetectPool {
     } else if (m.type === "init-error") {
       slot.lastError = new Error(m.message);
     } else {
-      const job = slot.job;
-      if (!job || job.id !== m.id) return;
+      const job = slot.jobs.find((j) => j.id === m.id);
+      if (!job) return;
       const hold = this.minJobMs - (Date.now() - (slot.dispatchedAt ?? 0));
       if (hold > 0) {
-        setTimeout(() => slot.job === job && this.complete(slot, job, m), hold);
+        setTimeout(() => slot.jobs.includes(job) && this.complete(slot, job, m), hold);
         return;
       }
       this.complete(slot, job, m);
@@ -159,7 +162,7 @@ export class WorkerDetectPool implements DetectPool {
   }
 
   private complete(slot: Slot, job: Job, m: Exclude<FromWorker, { type: "ready" } | { type: "init-error" }>): void {
-    finishJob(slot);
+    finishJob(slot, job);
     if (m.type === "result") {
       this.processed++;
       for (const [k, ms] of Object.entries(m.verdict.timingsMs)) {
@@ -179,9 +182,8 @@ export class WorkerDetectPool implements DetectPool {
   private onExit(slot: Slot, code: number): void {
     slot.exited = true;
     slot.ready = false;
-    if (slot.job) {
-      const job = slot.job;
-      finishJob(slot);
+    for (const job of slot.jobs) {
+      finishJob(slot, job);
       job.reject(new WorkerCrashedError(`detect worker ${slot.index} exited (code ${code})${slot.lastError ? `: ${slot.lastError.message}` : ""}`));
     }
     if (this.closed || this.failure || slot.retiring || this.slots[slot.index] !== slot) return;
@@ -203,7 +205,24 @@ export class WorkerDetectPool implements DetectPool {
   private pump(): void {
     for (const slot of this.slots) {
       if (this.queue.size === 0) return;
-      if (slot.ready && !slot.job && !slot.retiring) dispatchJob(slot, this.queue.take()!, this.jobTimeoutMs);
+      if (!slot.ready || slot.jobs.length > 0 || slot.retiring) continue;
+      // frames waiting at this moment go as one batch (up to maxBatch, round-robin over the lanes, so frames of
+      // different streams) when they ask for an engine that takes one; nothing waits for a batch to fill
+      const jobs = [this.queue.take()!];
+      while (jobs.length < this.maxBatch && this.batchable(jobs[0]) && this.batchable(this.queue.peek())) jobs.push(this.queue.take()!);
+      if (jobs.length > 1) {
+        this.batches.count++;
+        this.batches.frames += jobs.length;
+      }
+      dispatchJobs(slot, jobs, this.jobTimeoutMs);
     }
+  }
+
+  /** A frame asking for a type whose engine takes a batch (NSFW). */
+  private batchable(job: Job | undefined): boolean {
+    return !!job?.input && job.input.imgTypes.some((t) => {
+      const e = engineForImgType(t);
+      return e !== undefined && this.engines.includes(e) && (BATCHED_ENGINES as readonly EngineName[]).includes(e);
+    });
   }
 }

@@ -29,8 +29,15 @@ export interface JobMessage {
   lang: "zh" | "en";
 }
 
+/** Frames detected together (detector.detectBatch): one "result" or "error" per job, each as soon as it is ready. */
+export interface BatchMessage {
+  type: "batch";
+  jobs: JobMessage[];
+}
+
 export type ToWorker =
   | JobMessage
+  | BatchMessage
   | EmbedMessage
   | { type: "close" }
   /** test hook: throw an uncaught error inside the worker */

@@ -9,6 +9,11 @@ import type { Capability, CapabilityView, EngineName, OcrReaderName } from "./ty
 
 export type { EngineName };
 export const ALL_ENGINES: readonly EngineName[] = ["qrcode", "ocr", "nsfw", "faces", "objects", "hash"];
+/**
+ * Engines whose model takes a batch of frames (FrameDetector.detectBatch, DetectPoolOptions.maxBatch). Measured
+ * (issue #28): NSFW MobileNetV2 ≈ 15–20 % less CPU a frame at 2–4 frames a batch; PaddleOCR's detector none.
+ */
+export const BATCHED_ENGINES = ["nsfw"] as const satisfies readonly EngineName[];
 
 export const ENGINE_DESCRIPTIONS: Record<EngineName, string> = {
   qrcode: "zxing-cpp via zxing-wasm 3.1 (QR Code, Micro QR)",

@@ -28,6 +28,11 @@ export interface DetectPoolOptions {
   engines?: EngineName[];
   /** What reads image text (OCR_READER): PaddleOCR PP-OCRv4 (default) or Tesseract. */
   ocrReader?: OcrReaderName;
+  /**
+   * At most this many frames waiting at the same moment go to a free worker together, their NSFW model call as one
+   * batch (DETECT_BATCH); default 1 (no batching). Nothing waits for a batch to fill.
+   */
+  maxBatch?: number;
 }
 
 export type OcrReaderName = "paddle" | "tesseract";
@@ -201,6 +206,8 @@ export interface DetectPoolStats {
   pending: number;
   processed: number;
   perDetectorMs: Record<string, { count: number; totalMs: number }>;
+  /** batches of ≥ 2 frames handed to a worker together (maxBatch), and the frames in them */
+  batches: { count: number; frames: number };
 }
 
 export interface DetectPool {

@@ -1,4 +1,5 @@
 // `npm run bench`: prints one JSON document with every figure (no pass/fail thresholds: speed lives here).
+import { benchDetectCost } from "./detect-cost";
 import { benchDetectors } from "./detectors";
 import { benchAudioDetectors } from "./audio-detectors";
 import { benchFileRatio } from "./file-ratio";
@@ -42,6 +43,7 @@ const sections: Array<[string, () => Promise<unknown>]> = [
   ["hub", () => benchHubLatency()],
   ["liveLatency", () => benchLiveLatency()],
   ["liveCapacity", () => benchLiveCapacity()],
+  ["detectCost", () => benchDetectCost()],
   ["preview", () => benchPreview()],
   ["timelineScroll", () => benchTimelineScroll()],
   ["scale", () => benchScale()],

@@ -292,7 +292,9 @@ interface QrResult extends QrItem {
   engineMs: number;
   /** the same frame through readQrCodes in this process: the single pre-#15 pass and the full set of passes */
   before: { decoded: string[]; cpuMs: number };
-  after: { decoded: string[]; cpuMs: number; passes: string[]; decodedBy: string[] };
+  after: { decoded: string[]; cpuMs: number; passes: string[]; decodedBy: string[]; gated: boolean };
+  /** the passes without issue #28's gate (every fallback pass on every code-less frame) */
+  ungated: { decoded: string[]; cpuMs: number };
 }
 
 function decodedContents(v: FrameVerdict): string[] {
@@ -333,18 +335,21 @@ export async function evalQr(pool: DetectPool, scale: number): Promise<Record<st
     const jpeg = new Uint8Array(await readFile(it.file));
     const [single, cpuBefore] = await cpuTimed(() => readQrCodes(jpeg, "single"));
     const [full, cpuAfter] = await cpuTimed(() => readQrCodes(jpeg, "full"));
+    const [ungated, cpuUngated] = await cpuTimed(() => readQrCodes(jpeg, "ungated"));
     results.push({
       ...it,
       decoded: decodedContents(v),
       engineMs: v.timingsMs.qrcode ?? 0,
       before: { decoded: single.codes.map((c) => c.text), cpuMs: cpuBefore },
-      after: { decoded: full.codes.map((c) => c.text), cpuMs: cpuAfter, passes: full.passes, decodedBy: full.codes.map((c) => c.pass) },
+      after: { decoded: full.codes.map((c) => c.text), cpuMs: cpuAfter, passes: full.passes, decodedBy: full.codes.map((c) => c.pass), gated: full.gated === true },
+      ungated: { decoded: ungated.codes.map((c) => c.text), cpuMs: cpuUngated },
     });
   }
   const main = results.filter((r) => r.set !== "stress");
   const shipped = (r: QrResult) => outcomeOf(r.payloads, r.decoded);
   const before = (r: QrResult) => outcomeOf(r.payloads, r.before.decoded);
   const after = (r: QrResult) => outcomeOf(r.payloads, r.after.decoded);
+  const noGate = (r: QrResult) => outcomeOf(r.payloads, r.ungated.decoded);
   const pos = (rs: QrResult[]) => rs.filter((r) => r.payloads.length > 0);
   const neg = (rs: QrResult[]) => rs.filter((r) => r.payloads.length === 0);
   const ms = (rs: QrResult[], f: (r: QrResult) => number) => distribution(rs.map(f));
@@ -387,6 +392,15 @@ export async function evalQr(pool: DetectPool, scale: number): Promise<Record<st
       decodedByPass: passCount,
       stressBefore: summarize(results.filter((r) => r.set === "stress").map(before)),
       stressAfter: summarize(results.filter((r) => r.set === "stress").map(after)),
+    },
+    gate: {
+      note: "issue #28: the fallback passes (3–4) run only where pass 1 located a symbol or the finder scan sees a finder-like pattern; ungated = every pass on every code-less frame, as before the gate. Same frames, same process",
+      gated: { framesWithoutCodes: neg(main).filter((r) => r.after.gated).length, of: neg(main).length, framesWithCodes: pos(results).filter((r) => r.after.gated).length },
+      ungated: summarize(main.map(noGate)),
+      gatedAfter: summarize(main.map(after)),
+      stressUngated: summarize(results.filter((r) => r.set === "stress").map(noGate)),
+      framesWithoutCodesCpuMs: { ungated: ms(neg(main), (r) => r.ungated.cpuMs), gated: ms(neg(main), (r) => r.after.cpuMs) },
+      framesWithCodesCpuMs: { ungated: ms(pos(main), (r) => r.ungated.cpuMs), gated: ms(pos(main), (r) => r.after.cpuMs) },
     },
     stress: summarize(results.filter((r) => r.set === "stress").map(shipped)),
     scored: "no: a decode that passes the code's error correction is reported with probability 1, so there is no threshold to sweep",

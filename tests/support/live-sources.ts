@@ -45,7 +45,7 @@ const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, "-").slice(0, 40) || "
 const PUBLISH_TIMEOUT_MS = 15_000;
 
 /** Source file for a looped source: the loop is long enough to contain every overlay window. */
-function loopSpec(name: string, o: Pick<RtmpSourceOptions, "qr" | "text" | "audio" | "width" | "height" | "fps" | "gopSec" | "background" | "bFrames">): VideoSpec {
+export function loopSpec(name: string, o: Pick<RtmpSourceOptions, "qr" | "text" | "audio" | "width" | "height" | "fps" | "gopSec" | "background" | "bFrames">): VideoSpec {
   const lastWindow = Math.max(o.qr?.toSec ?? 0, o.text?.toSec ?? 0);
   // plain sources share one cached file; overlays get their own
   return { name: o.qr || o.text ? `live-${name}` : "live-loop", durationSec: Math.max(6, Math.ceil(lastWindow) + 2), width: o.width ?? 640, height: o.height ?? 360, fps: o.fps ?? 15, audio: o.audio ?? "tone", qr: o.qr, text: o.text, ...(o.gopSec ? { gopSec: o.gopSec } : {}), ...(o.background ? { background: o.background } : {}), ...(o.bFrames !== undefined ? { bFrames: o.bFrames } : {}) };

@@ -1,11 +1,12 @@
 // QR decoding passes (server/detect/engines/qrcode.ts): generated frames that the first zxing pass reads, and ones
-// only the crop pass or the local-threshold pass reads; nothing invented on a look-alike pattern.
+// only the crop pass or the local-threshold pass reads; nothing invented on a look-alike pattern; the gate in front of
+// the fallback passes (issue #28) skips them on a frame without finder-like patterns, never on a faint code.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { before, suite, test } from "node:test";
 import { initQr, localMeanThreshold, readQrCodes } from "../../server/detect/engines/qrcode";
 import { conditionFrame, type CondSpec } from "../eval/qr";
-import { patternFrame } from "../eval/frames";
+import { patternFrame, plainFrame } from "../eval/frames";
 
 const frame = async (spec: CondSpec) => new Uint8Array(await readFile(await conditionFrame(spec)));
 
@@ -50,10 +51,29 @@ suite("QR passes", () => {
     assert.deepEqual(codes.map((c) => [c.text, c.pass]), [["https://t.cn/x", "zxing-local-threshold-r3"]]);
   });
 
-  test("a look-alike (random module grid with finder squares): every pass runs, nothing is invented", async () => {
-    const { codes, passes } = await readQrCodes(new Uint8Array(await readFile(await patternFrame("fake-finders", 7))));
-    assert.deepEqual(codes, []);
-    assert.deepEqual(passes.filter((p) => p.startsWith("zxing-local")), ["zxing-local-threshold-r3", "zxing-local-threshold-r4", "zxing-local-threshold-r6"]);
+  test("a look-alike (random module grid with finder squares): nothing is invented, with every pass or behind the gate", async () => {
+    const jpeg = new Uint8Array(await readFile(await patternFrame("fake-finders", 7)));
+    const ungated = await readQrCodes(jpeg, "ungated");
+    assert.deepEqual(ungated.codes, []);
+    assert.deepEqual(ungated.passes.filter((p) => p.startsWith("zxing-local")), ["zxing-local-threshold-r3", "zxing-local-threshold-r4", "zxing-local-threshold-r6"]);
+    assert.deepEqual((await readQrCodes(jpeg)).codes, []);
+  });
+
+  test("gate: a code-less frame without finder-like patterns skips the fallback passes", async () => {
+    for (const bg of ["light", "gradient"] as const) {
+      const read = await readQrCodes(new Uint8Array(await readFile(await plainFrame(bg, 3))));
+      assert.deepEqual(read.codes, [], bg);
+      assert.equal(read.gated, true, bg);
+      assert.deepEqual(read.passes, ["zxing"], bg);
+    }
+  });
+
+  test("gate: a faint 3 px/module code whose finders show only in the 4 px binarisation still gets the fallback passes", async () => {
+    // eval frame (round 3 of the conditions set): no finder-like pattern in the 3 px binarisation, a clear triple in the 4 px one
+    const jpeg = await frame({ condition: "low contrast", payloads: ["https://t.cn/x"], modulePx: 3, background: "light", seed: 1780 });
+    const { codes, gated } = await readQrCodes(jpeg);
+    assert.deepEqual(codes.map((c) => [c.text, c.pass]), [["https://t.cn/x", "zxing-local-threshold-r4"]]);
+    assert.ok(!gated);
   });
 
   test("localMeanThreshold: dark where darker than the box mean, edges clamped", () => {

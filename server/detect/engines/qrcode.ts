@@ -4,7 +4,9 @@
 //  1. zxing on the JPEG itself (tryHarder, tryRotate, tryInvert, returnErrors): every code it decodes is kept, and
 //     every symbol it found but could not decode (a checksum error: too small, blurred, tilted) is a candidate;
 //  2. each candidate region cut out, upscaled ×3 and sharpened with sharp, decoded again (only when there are candidates);
-//  3. when nothing at all was decoded: the frame binarised in JS with a small local-mean window (three sizes) and decoded
+//  3. when nothing at all was decoded, and only behind a gate (issue #28: pass 1 located a symbol it could not decode, or
+//     the finder scan below sees a finder-like pattern in the frame; else, as on most frames without a code, passes 3–4
+//     are skipped): the frame binarised in JS with a small local-mean window (three sizes) and decoded
 //     with zxing's fixed threshold. zxing's own binariser averages over ~40 px: a code whose quiet zone is darker than
 //     what surrounds it (a low-contrast code on a bright page) turns into one dark block for it. Symbols these passes
 //     locate without decoding are candidates too;
@@ -22,7 +24,7 @@ import sharp from "sharp";
 import { prepareZXingModule, readBarcodes, type ReaderOptions, type ReadResult } from "zxing-wasm/reader";
 import { POLICY } from "../policy";
 import type { DetectedObject } from "../types";
-import { findFinders, finderRegions, type SymbolRegion } from "../qr/finders";
+import { findFinders, finderRegions, type Finder, type SymbolRegion } from "../qr/finders";
 import { localMeanThreshold, lumaCrop, upscaleBilinear } from "../qr/threshold";
 import type { Engine, EngineOutput, Frame, FrameRequest } from "./engine";
 
@@ -30,8 +32,12 @@ export { localMeanThreshold };
 
 const require = createRequire(import.meta.url);
 
-/** "single": the one zxing pass shipped before issue #15 (kept for the eval's before/after); "full": every pass above. */
-export type QrStrategy = "single" | "full";
+/**
+ * "single": the one zxing pass shipped before issue #15 (kept for the eval's before/after); "full": every pass above,
+ * passes 3–4 only behind the gate (see GATE_MIN_HITS); "ungated": every pass above on every code-less frame (the
+ * behaviour before issue #28's gate, kept for the eval's before/after).
+ */
+export type QrStrategy = "single" | "full" | "ungated";
 
 export interface QrCode {
   text: string;
@@ -45,6 +51,8 @@ export interface QrRead {
   codes: QrCode[];
   /** passes run, in order */
   passes: string[];
+  /** true when nothing was decoded and the fallback passes 3–4 were skipped: no finder-like pattern, no located symbol */
+  gated?: boolean;
 }
 
 const BASE: ReaderOptions = {
@@ -63,6 +71,13 @@ const LOCAL_RADII = [3, 4, 6] as const;
 const MAX_REGIONS = 4;
 const REGION_MODULE_PX = 6;
 const REGION_MAX_PX = 1000;
+/**
+ * Gate of passes 3–4 (issue #28): they run only when pass 1 located a symbol it could not decode, or the finder scan
+ * (~1 ms) of the 3 px binarisation (pass 4 uses it anyway), else of the 4 px one, holds a pattern confirmed on at
+ * least this many rows. A code-less frame without either costs pass 1, one luminance decode, two binarisations and
+ * two scans instead of three more zxing passes.
+ */
+const GATE_MIN_HITS = 2;
 
 let ready: Promise<unknown> | undefined;
 /** Instantiates the zxing wasm once per thread (from node_modules: no network). */
@@ -115,7 +130,7 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
     codes.push({ text: r.text, location, pass });
   };
   // zxing decodes the JPEG itself (stb_image inside the wasm)
-  const first = await readBarcodes(image, { ...BASE, returnErrors: strategy === "full" });
+  const first = await readBarcodes(image, { ...BASE, returnErrors: strategy !== "single" });
   for (const r of first) add(r, "zxing");
   if (strategy === "single") return { codes, passes };
 
@@ -153,16 +168,22 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
     for (const r of await readBarcodes(pgm(data, info.width, info.height), { ...BASE, tryDownscale: false })) add(r, `zxing-crop-x${CROP_SCALE}`, CROP_SCALE, left, top);
   }
 
-  let localBin: Uint8Array | undefined;
+  let finders: Finder[] = [];
   if (codes.length === 0) {
     // 3. nothing decoded: small-window binarisations of the whole frame
     // the green channel stands in for luminance (its largest term): a third of the CPU of libvips' greyscale conversion
     const { data: grey, info } = await sharp(image).extractChannel((meta.channels ?? 3) >= 3 ? 1 : 0).raw().toBuffer({ resolveWithObject: true });
+    const bins = new Map<number, Uint8Array>();
+    const binarised = (r: number) => bins.get(r) ?? bins.set(r, localMeanThreshold(grey, info.width, info.height, r, 2)).get(r)!;
+    finders = findFinders(binarised(LOCAL_RADII[0]), W, H);
+    // the gate: a located symbol, or a finder-like pattern in the 3 px binarisation or else the 4 px one (a faint
+    // 3 px/module code's finders come out hollow in the first) → passes 3–4; neither → nothing for them to find
+    const finderLike = (fs: readonly Finder[]) => fs.some((f) => f.hits >= GATE_MIN_HITS);
+    if (strategy === "full" && candidates.length === 0 && !finderLike(finders) && !finderLike(findFinders(binarised(LOCAL_RADII[1]), W, H))) return { codes, passes, gated: true };
     for (const r of LOCAL_RADII) {
       const pass = `zxing-local-threshold-r${r}`;
       passes.push(pass);
-      const bin = localMeanThreshold(grey, info.width, info.height, r, 2);
-      if (r === LOCAL_RADII[0]) localBin = bin;
+      const bin = binarised(r);
       // already binary: zxing's fixed threshold, no rotation (nothing for QR), downscaling or inversion (inverted
       // codes are read by the first pass; this one is for dark-on-light codes its binariser lost); the symbols it
       // locates but cannot decode are candidates for pass 4
@@ -176,7 +197,7 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
   // 4. regions still undecoded: finder triples in pass 3's r3 binarisation (only when nothing was decoded), then the
   //    symbols zxing located in any pass; luminance (decoded once, only when there is a region) cut out and enlarged
   const regions: SymbolRegion[] = [];
-  if (codes.length === 0 && localBin) regions.push(...finderRegions(findFinders(localBin, W, H), W, H, MAX_REGIONS));
+  if (codes.length === 0) regions.push(...finderRegions(finders, W, H, MAX_REGIONS));
   for (const c of candidates) {
     const reg = candidateRegion(c.result, W, H);
     if (reg && !regions.some((r) => within(reg.box, r.box))) regions.push(reg);

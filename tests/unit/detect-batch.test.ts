@@ -1,0 +1,89 @@
+// Batch inference across streams (issue #28): frames waiting at the same moment go to a worker together and through
+// the NSFW model as one batch. Real model (nsfwjs MobileNetV2 on tfjs-wasm), real worker threads: a batch gives the
+// same scores and verdicts as the same frames one by one.
+import assert from "node:assert/strict";
+import os from "node:os";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import sharp from "sharp";
+import type { EngineOutput, Frame, FrameRequest } from "../../server/detect/engines/engine";
+import { NsfwEngine } from "../../server/detect/engines/nsfw";
+import { WorkerDetectPool } from "../../server/detect/pool";
+import { DEFAULT_THRESHOLDS } from "../../server/detect/settings/thresholds";
+import type { FrameVerdict } from "../../server/detect/types";
+import { assetFrame, patternFrame, testsrc2Frame } from "../bench/detectors";
+
+let frames: Buffer[];
+before(async () => {
+  // a real photo (faces, a dinner table), a test pattern, ffmpeg's testsrc2: three different score profiles
+  frames = [await assetFrame("samples.jpg"), await patternFrame(), await testsrc2Frame()];
+});
+
+const asFrame = async (jpeg: Buffer): Promise<Frame> => {
+  const m = await sharp(jpeg).metadata();
+  return { jpeg: new Uint8Array(jpeg), width: m.width!, height: m.height!, rgb: () => Promise.reject(new Error("not used")) };
+};
+const req: FrameRequest = { imgTypes: new Set(["EROTIC"]), businessTypes: new Set(), thresholds: DEFAULT_THRESHOLDS };
+
+/** Scores equal to the model's float rounding (they are reported to 4 decimals). */
+function assertSameScores(a: Record<string, number> | undefined, b: Record<string, number> | undefined, what: string): void {
+  assert.ok(a && b, what);
+  assert.deepEqual(Object.keys(a).sort(), Object.keys(b).sort(), what);
+  for (const k of Object.keys(a)) assert.ok(Math.abs(a[k] - b[k]) <= 2e-4, `${what}: ${k} ${a[k]} vs ${b[k]}`);
+}
+
+test("NSFW engine: frames run as one batch score as they do one by one", async () => {
+  const engine = new NsfwEngine();
+  await engine.init();
+  try {
+    const items = await Promise.all(frames.map(async (f) => ({ frame: await asFrame(f), requested: req.imgTypes, req })));
+    const single: EngineOutput[] = [];
+    for (const it of items) single.push(await engine.run(it.frame, it.requested, it.req));
+    const batch = await engine.runBatch(items);
+    assert.equal(batch.length, items.length);
+    batch.forEach((out, i) => {
+      assertSameScores(out.scores, single[i].scores, `frame ${i}`);
+      assert.deepEqual(out.hits.map((h) => [h.labels, h.riskLevel]), single[i].hits.map((h) => [h.labels, h.riskLevel]), `frame ${i} hits`);
+    });
+    // the frames differ, so a mix-up inside the batch would show
+    assert.notDeepEqual(batch[0].scores, batch[1].scores);
+  } finally {
+    await engine.close();
+  }
+});
+
+let pool: WorkerDetectPool;
+before(async () => {
+  pool = new WorkerDetectPool({ dataDir: path.join(os.tmpdir(), "moderation-detect-batch"), engines: ["qrcode", "nsfw"], workers: 1, maxBatch: 3 });
+  await pool.ready();
+});
+after(() => pool.close());
+
+const detect = (jpeg: Buffer, lane: string, imgTypes = ["EROTIC", "QRCODE"]) =>
+  pool.detectFrame({ jpeg: new Uint8Array(jpeg), imgTypes, imgBusinessTypes: [], lane, lang: "en" });
+const comparable = (v: FrameVerdict) => ({ riskLevel: v.riskLevel, labels: v.allLabels.map((l) => [l.riskLabel1, l.riskLabel2, l.riskLabel3, l.riskLevel]), applied: v.applied });
+
+test("pool: frames of different streams waiting together go as one batch, with the verdicts they get one by one", async () => {
+  const alone: FrameVerdict[] = [];
+  for (const [i, f] of frames.entries()) alone.push(await detect(f, `s${i}`));
+  assert.equal(pool.stats().batches.count, 0, "one frame at a time: no batch");
+  // the first frame takes the idle worker; the three queued behind it (three lanes) go together when it is free
+  const first = detect(frames[0], "busy");
+  const together = await Promise.all(frames.map((f, i) => detect(f, `s${i}`)));
+  await first;
+  assert.deepEqual(pool.stats().batches, { count: 1, frames: 3 });
+  together.forEach((v, i) => {
+    assert.deepEqual(comparable(v), comparable(alone[i]), `frame ${i}`);
+    assertSameScores(v.scores?.nsfw, alone[i].scores?.nsfw, `frame ${i} nsfw`);
+    assert.ok(v.timingsMs.nsfw !== undefined && v.timingsMs.qrcode !== undefined, "each frame ran both engines");
+  });
+});
+
+test("pool: frames that do not ask for a batched engine are not batched", async () => {
+  const before = pool.stats().batches.count;
+  const first = detect(frames[0], "busy", ["QRCODE"]);
+  const rest = await Promise.all(frames.map((f, i) => detect(f, `q${i}`, ["QRCODE"])));
+  await first;
+  assert.equal(pool.stats().batches.count, before);
+  assert.ok(rest.every((v) => v.timingsMs.nsfw === undefined));
+});
