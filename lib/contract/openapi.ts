@@ -11,7 +11,7 @@ import { z } from "zod";
 import { AudioStreamAuxInfo, AudioStreamCallback, AudioStreamSegmentResult } from "./audiostream-callbacks";
 import { AudioStreamCloseRequest, AudioStreamCloseResponse, AudioStreamData, AudioStreamRequest, AudioStreamResponse } from "./audiostream";
 import { AudioRiskDetail, ImgBusinessLabel, ImgRiskDetail, MatchedList } from "./common";
-import { AgoraParam, AudioZegoParam, STREAM_PARAM_KEY as RTC_PARAMS, TrtcParam, VolcParam } from "./rtc";
+import { AgoraParam, AudioZegoParam, STREAM_PARAM_KEY as RTC_PARAMS, TrtcParam, VolcParam, WhepHeaders } from "./rtc";
 import { AUDIOSTREAM_STREAM_TYPES, VIDEOSTREAM_STREAM_TYPES } from "./taxonomy";
 import { AdvancedFrequency, VideoFileRequest, VideoFileResponse, VideoQueryRequest } from "./video";
 import { VideoFileAudioDetail, VideoFileAuxInfo, VideoFileResult, VideoQueryResponse } from "./video-result";
@@ -92,6 +92,9 @@ const aliased = (s: { out: z.ZodType }) => s.out;
  * behind them, server/detect/types.ts) may put into a body.
  */
 const EXTENSION_FIELDS: ReadonlyArray<[z.ZodType, Record<string, z.ZodType>]> = [
+  // request: the WHEP endpoint's bearer (streamType WEBRTC); accepted by the zod schema itself, listed here to be named
+  [VideoStreamData, { headers: WhepHeaders }],
+  [AudioStreamData, { headers: WhepHeaders }],
   // video stream frame (contentType 1)
   [FrameAuxInfo, {
     notAppliedTypes: notAppliedTypes("Present only when some type was not applied."),
@@ -132,13 +135,14 @@ const RESULT_REQUIRED_ON_1100 = (key: string) => whenEquals("code", 1100, req(ke
 const streamSource = (types: readonly string[], streamTypeDefaulted: boolean): JsonSchema[] => [
   whenEquals("streamType", "NORMAL", req("url"), !streamTypeDefaulted),
   whenEquals("streamType", "WEBRTC", { ...req("url"), properties: { url: { pattern: "^[Hh][Tt][Tt][Pp][Ss]?://" } } }),
+  { if: { properties: { streamType: { const: "WEBRTC" } }, required: ["streamType"] }, else: { not: { required: ["headers"] } } },
   ...types.filter((t): t is keyof typeof RTC_PARAMS => t in RTC_PARAMS).map((t) => whenEquals("streamType", t, req(RTC_PARAMS[t]))),
 ];
 const untrustedNeedsList = whenEquals("subscribeMode", "UNTRUSTED", { properties: { untrustedUserIdList: { minItems: 1 } }, required: ["untrustedUserIdList"] });
 
 const TYPES_RULE = (a: string, b: string) => `at least one of \`${a}\` / \`${b}\` naming a type`;
 const DATA_RULE = "`data` serialises to at most 1 MB";
-const SOURCE_RULE = "`data.url` is required for streamType NORMAL; streamType WEBRTC (this service's extension) pulls `data.url`, an http(s) WHEP endpoint, over WebRTC (H.264/VP8 video, Opus audio); and an RTC streamType needs its provider object (AGORA → `data.agoraParam`, TRTC → `data.trtcParam`, …)";
+const SOURCE_RULE = "`data.url` is required for streamType NORMAL; streamType WEBRTC (this service's extension) pulls `data.url`, an http(s) WHEP endpoint, over WebRTC (H.264/VP8 video, Opus audio), with the endpoint's bearer in `data.headers.Authorization` if it needs one (only WEBRTC takes `data.headers`); and an RTC streamType needs its provider object (AGORA → `data.agoraParam`, TRTC → `data.trtcParam`, …)";
 
 interface Rules {
   /** JSON Schema keywords stating the rules exactly (each branch of allOf) */

@@ -36,11 +36,13 @@ export function streamSourceFor(data: Record<string, unknown>, egress: EgressPol
   if (type === "WEBRTC") {
     // a WHEP endpoint (server/ingest/webrtc): pulled over WebRTC under the same egress rules
     const url = String(data.url);
+    // data.headers: the endpoint's bearer, as the task's secrets hold it (server/task/source-secrets.ts)
+    const headers = (data.headers ?? {}) as Record<string, string>;
     return {
       description: url,
       open: (o) => {
         if (!egress) throw new Error("a WEBRTC stream source needs an egress policy to pull");
-        return openWhepPull(url, egress, o);
+        return openWhepPull(url, egress, o, headers);
       },
     };
   }

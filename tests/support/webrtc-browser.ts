@@ -43,9 +43,10 @@ export interface WebrtcBrowser {
   publish(whipUrl: string, key?: string): Promise<{ status: number; location?: string; answer?: string; body?: string }>;
   /**
    * A WHEP endpoint served by this browser (a tiny signalling shim on 127.0.0.1: POST offer → the page answers with
-   * its fake camera + microphone; DELETE ends it). `posts` counts the offers received.
+   * its fake camera + microphone; DELETE ends it). `posts` counts the offers received. With `bearer`, a request
+   * without `Authorization: Bearer <bearer>` is answered 401; `refused` counts those, `deletes` the authorised DELETEs.
    */
-  serveWhep(): Promise<{ url: string; posts: () => number; stopAll(): Promise<void>; close(): Promise<void> }>;
+  serveWhep(o?: { bearer?: string }): Promise<{ url: string; posts: () => number; refused: () => number; deletes: () => number; stopAll(): Promise<void>; close(): Promise<void> }>;
   /** Waits until the page's peer connection reports `state`. */
   waitForState(state: RTCPeerConnectionState): Promise<void>;
   close(): Promise<void>;
@@ -64,9 +65,13 @@ export async function startWebrtcBrowser(): Promise<WebrtcBrowser> {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     const b = browser;
-    const serveWhep = async () => {
+    const serveWhep = async (o: { bearer?: string } = {}) => {
       let posts = 0;
+      let refused = 0;
+      let deletes = 0;
       const shim = http.createServer(async (req, res) => {
+        if (o.bearer && req.headers.authorization !== `Bearer ${o.bearer}`) return void (refused++, req.resume(), res.writeHead(401, { "www-authenticate": 'Bearer realm="whep"' }).end());
+        if (req.method === "DELETE") deletes++;
         if (req.method === "DELETE") return void (await page.evaluate(() => (window as unknown as { stopWhep(): void }).stopWhep()), res.writeHead(200).end());
         if (req.method !== "POST") return void res.writeHead(405).end();
         posts++;
@@ -84,6 +89,8 @@ export async function startWebrtcBrowser(): Promise<WebrtcBrowser> {
       return {
         url: `http://127.0.0.1:${(shim.address() as AddressInfo).port}/whep/cam`,
         posts: () => posts,
+        refused: () => refused,
+        deletes: () => deletes,
         stopAll: () => page.evaluate(() => (window as unknown as { stopWhep(): void }).stopWhep()),
         close: () => new Promise<void>((r) => (shim.closeAllConnections(), shim.close(() => r()))),
       };

@@ -61,7 +61,9 @@ const waitUntil = async (cond: () => boolean, ms: number, stopped: () => boolean
   return cond();
 };
 
-export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePullOptions, "url" | "egress">): LivePull {
+/** `headers`: sent on the WHEP POST and DELETE (the endpoint's `Authorization: Bearer …`); never logged. */
+export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePullOptions, "url" | "egress">, headers: Record<string, string> = {}): LivePull {
+  const auth = headers.Authorization ? { authorization: headers.Authorization } : {};
   const ioTimeoutMs = o.ioTimeoutMs && o.ioTimeoutMs > 0 ? o.ioTimeoutMs : 10_000;
   let stopped = false;
   let inner: LivePull | null = null;
@@ -76,7 +78,7 @@ export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePull
     // RFC 9725-style resource: DELETE it (same origin only: a Location elsewhere is not followed)
     const r = resource;
     resource = null;
-    if (r) await pinnedRequest(r, { method: "DELETE", signal: AbortSignal.timeout(3000) }).then((res) => res.resume(), () => undefined);
+    if (r) await pinnedRequest(r, { method: "DELETE", headers: auth, signal: AbortSignal.timeout(3000) }).then((res) => res.resume(), () => undefined);
   };
 
   const run = async (): Promise<LivePullEnd> => {
@@ -98,11 +100,12 @@ export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePull
 
     let answer: string;
     try {
-      const res = await pinnedRequest(target, { method: "POST", headers: { "content-type": "application/sdp", accept: "application/sdp" }, body: pc.localDescription!.sdp, signal: AbortSignal.any([abort.signal, AbortSignal.timeout(ioTimeoutMs)]) });
+      const res = await pinnedRequest(target, { method: "POST", headers: { ...auth, "content-type": "application/sdp", accept: "application/sdp" }, body: pc.localDescription!.sdp, signal: AbortSignal.any([abort.signal, AbortSignal.timeout(ioTimeoutMs)]) });
       const status = res.statusCode ?? 0;
       if (status !== 201 && status !== 200) {
         res.resume();
-        return failed(3001, `WHEP endpoint answered HTTP ${status}`); // as NORMAL http sources: an HTTP error is 3001
+        const hint = status === 401 || status === 403 ? (auth.authorization ? ": the bearer in data.headers.Authorization was refused" : ": it wants a bearer in data.headers.Authorization") : "";
+        return failed(3001, `WHEP endpoint answered HTTP ${status}${hint}`); // as NORMAL http sources: an HTTP error is 3001
       }
       const location = res.headers.location;
       if (location) {
