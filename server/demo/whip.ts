@@ -12,6 +12,7 @@ import { answerOffer, newPeer, onPeerEnd } from "../ingest/webrtc/peer";
 import { startRtpRelay, type RtpRelay } from "../ingest/webrtc/rtp-relay";
 import type { RtpMedia } from "../ingest/webrtc/codecs";
 import { applyTrickle, parseSdpFrag, TRICKLE_TYPE } from "../ingest/webrtc/trickle";
+import { iceServerLinks, type WebrtcNetwork } from "../ingest/webrtc/network";
 
 const WHIP_PATH = /^\/whip\/([A-Za-z0-9_-]{1,128})(?:\/([0-9a-f-]{36}))?$/;
 const MAX_OFFER_BYTES = 64 * 1024;
@@ -25,6 +26,8 @@ export interface WhipOptions {
   publishUrl(name: string): string;
   /** An RTMP publisher (or a WHIP one) holds <name> already. */
   isPublishing(name: string): boolean;
+  /** STUN/TURN and UDP ports of the publish peers; handed to the publisher as `Link: rel="ice-server"` (RFC 9725 §4.6) */
+  network?: WebrtcNetwork;
   log(m: string): void;
 }
 
@@ -94,7 +97,7 @@ export function createWhip(o: WhipOptions): Whip {
     if (sessions.size >= MAX_WHIP_SESSIONS) return text(res, 503, `at most ${MAX_WHIP_SESSIONS} WHIP publishes at once`, { ...CORS, "retry-after": "30" });
 
     const id = randomUUID();
-    const pc = newPeer();
+    const pc = newPeer(o.network);
     let stopped = false;
     const session: WhipSession = {
       id,
@@ -124,7 +127,8 @@ export function createWhip(o: WhipOptions): Whip {
     // ffmpeg gone (publish refused, bad media) = the publish is over
     void session.relay.done.then(() => session.stop("relay ended"));
     o.log(`[whip] ${name} (${id.slice(0, 8)}) publishing ${session.relay.media.map((m) => m.rtpmap).join(" + ")} from ${req.socket.remoteAddress}`);
-    res.writeHead(201, { ...CORS, "content-type": "application/sdp", location: `/whip/${name}/${id}`, etag: `"${id}"` }).end(answer);
+    const links = o.network ? iceServerLinks(o.network) : [];
+    res.writeHead(201, { ...CORS, "content-type": "application/sdp", location: `/whip/${name}/${id}`, etag: `"${id}"`, ...(links.length ? { link: links } : {}) }).end(answer);
   };
 
   const handleAsync = async (req: http.IncomingMessage, res: http.ServerResponse, name: string, id: string | undefined) => {

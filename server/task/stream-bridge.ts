@@ -46,7 +46,7 @@ export class StreamBridge {
     this.dir = path.join(ctx.mediaRoot, row.requestId, `.bridge-${owner.replace(/[^\w.-]/g, "_")}-${Date.now()}`);
     this.ready = new Promise<boolean>((resolve) => (this.markReady = resolve));
     const shape = pullShapeOf(row);
-    this.pull = streamSourceFor(sourceDataOf(row), mediaEgress(ctx)).open({
+    this.pull = streamSourceFor(sourceDataOf(row), mediaEgress(ctx), ctx.config.webrtc).open({
       ...shape,
       outDir: this.dir,
       onStarted: () => {

@@ -63,7 +63,7 @@ export class StreamPulls {
 
   async run(): Promise<void> {
     const { ctx, req, state, monitor } = this.d;
-    const source = streamSourceFor(this.d.sourceData, mediaEgress(ctx));
+    const source = streamSourceFor(this.d.sourceData, mediaEgress(ctx), ctx.config.webrtc);
     await fs.mkdir(this.d.dir, { recursive: true });
     await this.d.preview?.open();
     const d = req.data;

@@ -18,7 +18,7 @@ window.publish = async (whipUrl, key) => {
   if (res.status !== 201) { pc.close(); return { status: res.status, body }; }
   await pc.setRemoteDescription({ type: "answer", sdp: body });
   window.pc = pc;
-  return { status: res.status, location: res.headers.get("location"), answer: body };
+  return { status: res.status, location: res.headers.get("location"), link: res.headers.get("link"), answer: body };
 };
 // trickle ICE (RFC 9725 §4.3): the offer goes out with no candidate; each one is PATCHed as an SDP fragment once
 // the session's Location is known, then a=end-of-candidates
@@ -70,7 +70,7 @@ window.stopWhep = () => { for (const pc of window.served ?? []) pc.close(); wind
 export interface WebrtcBrowser {
   page: Page;
   /** WHIP-publishes the fake camera and microphone; status 201 with the session's Location, or the refusal. */
-  publish(whipUrl: string, key?: string): Promise<{ status: number; location?: string; answer?: string; body?: string }>;
+  publish(whipUrl: string, key?: string): Promise<{ status: number; location?: string; link?: string | null; answer?: string; body?: string }>;
   /** The same with trickle ICE: an offer without candidates, then one PATCH per candidate and one for the end. */
   publishTrickle(whipUrl: string, key?: string): Promise<{ status: number; location?: string; offerHadCandidates?: boolean; patchStatuses?: number[]; body?: string }>;
   /**

@@ -11,6 +11,7 @@ import { whipOutputArgs } from "../../demo/whip";
 import { startLivePull, type LivePull, type LivePullEnd, type LivePullOptions } from "../live";
 import { checkUrl, UrlRefusedError } from "../url-guard";
 import { iceGuard } from "./ice-guard";
+import type { WebrtcNetwork } from "./network";
 import { gathered, newPeer, onPeerEnd } from "./peer";
 import { startRtpRelay, type RtpRelay } from "./rtp-relay";
 
@@ -61,8 +62,11 @@ const waitUntil = async (cond: () => boolean, ms: number, stopped: () => boolean
   return cond();
 };
 
-/** `headers`: sent on the WHEP POST and DELETE (the endpoint's `Authorization: Bearer …`); never logged. */
-export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePullOptions, "url" | "egress">, headers: Record<string, string> = {}): LivePull {
+/**
+ * `headers`: sent on the WHEP POST and DELETE (the endpoint's `Authorization: Bearer …`); never logged.
+ * `network`: the service's STUN/TURN settings (network.ts).
+ */
+export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePullOptions, "url" | "egress">, { headers = {}, network }: { headers?: Record<string, string>; network?: WebrtcNetwork } = {}): LivePull {
   const auth = headers.Authorization ? { authorization: headers.Authorization } : {};
   const ioTimeoutMs = o.ioTimeoutMs && o.ioTimeoutMs > 0 ? o.ioTimeoutMs : 10_000;
   let stopped = false;
@@ -91,7 +95,7 @@ export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePull
     }
     const refusedIce = new Set<string>();
     // max-bundle: one ICE transport for audio and video (a second one, dropped once bundled, would leak its socket)
-    pc = newPeer({ bundlePolicy: "max-bundle", ...iceGuard(egress, target.addresses, refusedIce) });
+    pc = newPeer(network, { bundlePolicy: "max-bundle", ...iceGuard(egress, target.addresses, refusedIce) });
     if (o.frameIntervalSec !== null) pc.addTransceiver("video", { direction: "recvonly" });
     if (o.audio) pc.addTransceiver("audio", { direction: "recvonly" });
     await pc.setLocalDescription(await pc.createOffer());
