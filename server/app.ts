@@ -135,7 +135,7 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
   const local = `http://127.0.0.1:${port}`;
   for (const o of [local, `http://localhost:${port}`, config.publicBaseUrl]) if (o) engine?.addOwnOrigin(o);
 
-  const rtmp: RtmpServer | null = config.rtmpPort > 0 ? await startRtmpServer({ rtmpPort: config.rtmpPort, httpPort: config.rtmpHttpPort, host: config.host, access: ingestAccess(config.ingest), whip: true, log }).catch((err: Error) => (log(`RTMP ingest not started: ${err.message}`), null)) : null;
+  const rtmp: RtmpServer | null = config.rtmpPort > 0 ? await startRtmpServer({ rtmpPort: config.rtmpPort, httpPort: config.rtmpHttpPort, host: config.host, access: ingestAccess(config.ingest), whip: true, webrtc: config.webrtc, log }).catch((err: Error) => (log(`RTMP ingest not started: ${err.message}`), null)) : null;
   if (rtmp) {
     // the service may pull from this server's own ingest even without ALLOW_PRIVATE_NETWORKS
     for (const host of ["127.0.0.1", "localhost"]) {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { checkedSecret, parseSigningSecrets } from "./callback/signature";
 import { LOOPBACK, publishKeyProblem, type IngestAccessConfig } from "./demo/ingest-access";
 import { NetworkList } from "./net/networks";
+import { parseWebrtcNetwork, type WebrtcNetwork } from "./ingest/webrtc/network";
 import { loadOidcSettings, type OidcSettings } from "./auth/oidc/settings";
 
 /** Every environment variable the product reads; docs/configuration.md documents each. */
@@ -118,6 +119,8 @@ export interface Config {
   metrics: { token: string | null; allow: string[] };
   /** the embedded RTMP / HTTP-FLV ingest's access (server/demo/ingest-access.ts) */
   ingest: IngestAccessConfig;
+  /** WebRTC peers' STUN/TURN servers, UDP ports and relay-only (WEBRTC_*, server/ingest/webrtc/network.ts) */
+  webrtc: WebrtcNetwork;
   dev: boolean;
   /** UPLOAD_MAX_MB: largest file the Files page may upload (server/dashboard/uploads.ts) */
   uploadMaxBytes: number;
@@ -233,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scale: scaleConfig(env),
     metrics: { token: env.METRICS_TOKEN || null, allow: list(env.METRICS_ALLOW ?? "127.0.0.1/8,::1") },
     ingest: { playAllow: list(env.INGEST_PLAY_ALLOW ?? LOOPBACK.join(",")), publishAllow: list(env.INGEST_PUBLISH_ALLOW ?? LOOPBACK.join(",")), publishKey: checkedPublishKey(env.INGEST_PUBLISH_KEY || null), keyFailuresPerMinute: num("INGEST_KEY_FAILURES_PER_MINUTE", 10, env) },
+    webrtc: parseWebrtcNetwork(env),
     dev: env.NODE_ENV !== "production",
   };
 }

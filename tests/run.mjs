@@ -4,7 +4,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
 // product: ffmpeg (ffprobe), pocketsphinx + model (speech to text), fpcalc (audio fingerprints);
-// tests only: chromium (Playwright), fonts (rendered text), flite + espeak-ng (test speech)
+// tests only: chromium (Playwright), fonts (rendered text), flite + espeak-ng (test speech), coturn (TURN)
 const DEBIAN_PACKAGES = {
   ffmpeg: "/usr/bin/ffmpeg",
   pocketsphinx: "/usr/bin/pocketsphinx_continuous",
@@ -15,6 +15,8 @@ const DEBIAN_PACKAGES = {
   "fonts-dejavu-core": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
   flite: "/usr/bin/flite",
   "espeak-ng": "/usr/bin/espeak-ng",
+  // tests only: a real TURN/STUN server for the WebRTC NAT settings (tests/integration/webrtc-turn.test.ts)
+  coturn: "/usr/bin/turnserver",
 };
 
 function ensureDebianPackages() {

@@ -6,7 +6,7 @@ import {
 } from "./common";
 import { checkDataSize, requireOneOf } from "./request-rules";
 import {
-  AgoraParam, AudioAliParam, AudioZegoParam, GinParam, TrtcParam, VolcParam, YunxinParam, checkStreamSource,
+  AgoraParam, AudioAliParam, AudioZegoParam, GinParam, TrtcParam, VolcParam, YunxinParam, WhepHeaders, checkStreamSource,
 } from "./rtc";
 import { AUDIOSTREAM_BUSINESS_TYPES, AUDIOSTREAM_STREAM_TYPES, AUDIOSTREAM_TYPES } from "./taxonomy";
 import { CloseStreamRequest, CloseStreamResponse } from "./videostream";
@@ -21,6 +21,7 @@ export const AudioStreamData = z
     /** §8: the vendor demos omit it. */
     streamType: z.enum(AUDIOSTREAM_STREAM_TYPES).default("NORMAL"),
     url: StreamUrl.optional(),
+    headers: WhepHeaders.optional(),
     zegoParam: AudioZegoParam.optional(),
     agoraParam: AgoraParam.optional(),
     trtcParam: TrtcParam.optional(),

@@ -2,10 +2,13 @@
 // (lib/contract/openapi.ts): each is described as an extension; openapi-schema.ts adds them to the generated JSON Schema.
 import { z } from "zod";
 import { AudioStreamAuxInfo } from "./audiostream-callbacks";
+import { AudioStreamData } from "./audiostream";
 import { AudioRiskDetail, ImgBusinessLabel, ImgRiskDetail, MatchedList } from "./common";
+import { WhepHeaders } from "./rtc";
 import { VideoFileResponse } from "./video";
 import { VideoFileAudioDetail, VideoFileAuxInfo } from "./video-result";
 import { FrameAuxInfo, VideoStreamAudioAuxInfo, VideoStreamFrameDetail } from "./videostream-callbacks";
+import { VideoStreamData } from "./videostream";
 
 const BEYOND = "Extension beyond the vendor v4 contract (clients written for the vendor can ignore it)";
 /**
@@ -49,6 +52,9 @@ export const aliased = (s: { out: z.ZodType }) => s.out;
  * behind them, server/detect/types.ts) may put into a body.
  */
 export const EXTENSION_FIELDS: ReadonlyArray<[z.ZodType, Record<string, z.ZodType>]> = [
+  // request: the WHEP endpoint's bearer (streamType WEBRTC); accepted by the zod schema itself, listed here to be named
+  [VideoStreamData, { headers: WhepHeaders }],
+  [AudioStreamData, { headers: WhepHeaders }],
   // video stream frame (contentType 1)
   [FrameAuxInfo, {
     notAppliedTypes: notAppliedTypes("Present only when some type was not applied."),

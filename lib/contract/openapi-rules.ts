@@ -24,13 +24,14 @@ const RESULT_REQUIRED_ON_1100 = (key: string) => whenEquals("code", 1100, req(ke
 const streamSource = (types: readonly string[], streamTypeDefaulted: boolean): JsonSchema[] => [
   whenEquals("streamType", "NORMAL", req("url"), !streamTypeDefaulted),
   whenEquals("streamType", "WEBRTC", { ...req("url"), properties: { url: { pattern: "^[Hh][Tt][Tt][Pp][Ss]?://" } } }),
+  { if: { properties: { streamType: { const: "WEBRTC" } }, required: ["streamType"] }, else: { not: { required: ["headers"] } } },
   ...types.filter((t): t is keyof typeof RTC_PARAMS => t in RTC_PARAMS).map((t) => whenEquals("streamType", t, req(RTC_PARAMS[t]))),
 ];
 const untrustedNeedsList = whenEquals("subscribeMode", "UNTRUSTED", { properties: { untrustedUserIdList: { minItems: 1 } }, required: ["untrustedUserIdList"] });
 
 const TYPES_RULE = (a: string, b: string) => `at least one of \`${a}\` / \`${b}\` naming a type`;
 const DATA_RULE = "`data` serialises to at most 1 MB";
-const SOURCE_RULE = "`data.url` is required for streamType NORMAL; streamType WEBRTC (this service's extension) pulls `data.url`, an http(s) WHEP endpoint, over WebRTC (H.264/VP8 video, Opus audio); and an RTC streamType needs its provider object (AGORA → `data.agoraParam`, TRTC → `data.trtcParam`, …)";
+const SOURCE_RULE = "`data.url` is required for streamType NORMAL; streamType WEBRTC (this service's extension) pulls `data.url`, an http(s) WHEP endpoint, over WebRTC (H.264/VP8 video, Opus audio), with the endpoint's bearer in `data.headers.Authorization` if it needs one (only WEBRTC takes `data.headers`); and an RTC streamType needs its provider object (AGORA → `data.agoraParam`, TRTC → `data.trtcParam`, …)";
 
 export interface Rules {
   /** JSON Schema keywords stating the rules exactly (each branch of allOf) */

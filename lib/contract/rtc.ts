@@ -140,11 +140,25 @@ export const STREAM_PARAM_KEY = {
   YUNXIN: "yunxinParam",
 } as const;
 
+/**
+ * `data.headers` (streamType WEBRTC only, this service's extension): the bearer the WHEP endpoint wants, sent on the
+ * WHEP POST and DELETE. A credential: kept apart from the stored request and echoed as REDACTED_BEARER, never as sent.
+ */
+export const WhepHeaders = z
+  .strictObject({
+    Authorization: z.string().max(4096).regex(/^Bearer [\x21-\x7e]+$/, "must be `Bearer <token>` (printable ASCII, no spaces)"),
+  })
+  .describe("Extension beyond the vendor v4 contract (clients written for the vendor can ignore it): streamType WEBRTC only. `Authorization: Bearer <token>` sent on the WHEP POST and DELETE; stored apart from the task and echoed in `requestParams` as `Bearer ***`, never as sent.");
+export type WhepHeaders = z.infer<typeof WhepHeaders>;
+/** How `data.headers.Authorization` reads in every echo, the stored request, the dashboard and logs. */
+export const REDACTED_BEARER = "Bearer ***";
+
 /** Shared `data` rule: NORMAL needs url; WEBRTC an http(s) WHEP url; an RTC streamType needs its *Param object. */
 export function checkStreamSource(
   data: { streamType: string; url?: string } & Record<string, unknown>,
   ctx: z.RefinementCtx,
 ): void {
+  if (data.headers !== undefined && data.streamType !== "WEBRTC") ctx.addIssue({ code: "custom", path: ["headers"], message: "only allowed for streamType WEBRTC (the WHEP endpoint's bearer)" });
   if (data.streamType === "NORMAL") {
     if (data.url === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "required for streamType NORMAL" });
     return;

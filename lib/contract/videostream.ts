@@ -6,7 +6,7 @@ import {
   TokenId, httpUrl, typeList,
 } from "./common";
 import { audioRequested, checkDataSize, requireOneOf } from "./request-rules";
-import { AgoraParam, TrtcParam, VideoAliParam, VideoZegoParam, VolcParam, checkStreamSource } from "./rtc";
+import { AgoraParam, TrtcParam, VideoAliParam, VideoZegoParam, VolcParam, WhepHeaders, checkStreamSource } from "./rtc";
 import { AUDIO_BUSINESS_TYPES, AUDIO_TYPES, IMG_BUSINESS_TYPES, IMG_TYPES, VIDEOSTREAM_STREAM_TYPES } from "./taxonomy";
 
 export const VideoStreamData = z
@@ -16,6 +16,7 @@ export const VideoStreamData = z
     /** §8: the vendor demo sends data.btId; kept and echoed. */
     btId: z.string().max(128).optional(),
     url: StreamUrl.optional(),
+    headers: WhepHeaders.optional(),
     agoraParam: AgoraParam.optional(),
     trtcParam: TrtcParam.optional(),
     zegoParam: VideoZegoParam.optional(),

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { addNmsLogSink, FlvSession, nmsContext, RtmpSession, type NmsSession } from "./nms";
 import { sameSecret } from "../net/constant-time";
 import { createWhip, type Whip } from "./whip";
+import type { WebrtcNetwork } from "../ingest/webrtc/network";
 
 /** The app's embedded RTMP ingest: moderators push OBS/ffmpeg streams here; served back as RTMP and HTTP-FLV. */
 export interface RtmpServer {
@@ -33,6 +34,8 @@ export interface RtmpServerOptions {
   access?: IngestAccess;
   /** Accept WHIP publishes on the HTTP port (`POST /whip/<name>`, whip.ts); default false. */
   whip?: boolean;
+  /** WHIP peers' STUN/TURN servers and UDP ports (WEBRTC_*); default none: host candidates only */
+  webrtc?: WebrtcNetwork;
 }
 
 export const RTMP_APP = "live";
@@ -175,6 +178,7 @@ export async function startRtmpServer(o: RtmpServerOptions): Promise<RtmpServer>
       access,
       publishUrl: (name) => `rtmp://127.0.0.1:${rtmpPort}/${RTMP_APP}/${checkKey(name)}?key=${internalKey}`,
       isPublishing: (name) => isPublishing(name),
+      network: o.webrtc,
       log,
     });
   }

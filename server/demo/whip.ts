@@ -2,7 +2,8 @@
 // (OBS 30+, browsers, GStreamer) under <name>. Its RTP is relayed into ffmpeg, which transcodes it to H.264/AAC
 // and publishes it to this same ingest as rtmp://127.0.0.1:<port>/live/<name>: from there it is pulled, moderated,
 // previewed and clipped exactly like an RTMP publish. Same access rules as RTMP: a publisher in
-// INGEST_PUBLISH_ALLOW, or `Authorization: Bearer <INGEST_PUBLISH_KEY>` from anywhere.
+// INGEST_PUBLISH_ALLOW, or `Authorization: Bearer <INGEST_PUBLISH_KEY>` from anywhere. A publisher may send its offer
+// before gathering finishes and PATCH its candidates after (trickle ICE, ../ingest/webrtc/trickle.ts).
 import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import type { RTCPeerConnection } from "werift";
@@ -10,9 +11,12 @@ import type { IngestAccess } from "./ingest-access";
 import { answerOffer, newPeer, onPeerEnd } from "../ingest/webrtc/peer";
 import { startRtpRelay, type RtpRelay } from "../ingest/webrtc/rtp-relay";
 import type { RtpMedia } from "../ingest/webrtc/codecs";
+import { applyTrickle, parseSdpFrag, TRICKLE_TYPE } from "../ingest/webrtc/trickle";
+import { iceServerLinks, type WebrtcNetwork } from "../ingest/webrtc/network";
 
 const WHIP_PATH = /^\/whip\/([A-Za-z0-9_-]{1,128})(?:\/([0-9a-f-]{36}))?$/;
 const MAX_OFFER_BYTES = 64 * 1024;
+const MAX_FRAG_BYTES = 16 * 1024;
 /** WHIP publishes at once (each holds a peer and an ffmpeg transcoder). */
 export const MAX_WHIP_SESSIONS = 16;
 
@@ -22,6 +26,8 @@ export interface WhipOptions {
   publishUrl(name: string): string;
   /** An RTMP publisher (or a WHIP one) holds <name> already. */
   isPublishing(name: string): boolean;
+  /** STUN/TURN and UDP ports of the publish peers; handed to the publisher as `Link: rel="ice-server"` (RFC 9725 §4.6) */
+  network?: WebrtcNetwork;
   log(m: string): void;
 }
 
@@ -30,13 +36,15 @@ interface WhipSession {
   name: string;
   pc: RTCPeerConnection;
   relay: RtpRelay | null;
+  /** remote candidates added by PATCH (trickle ICE) */
+  trickled: number;
   stop(reason: string): Promise<void>;
 }
 
 export interface Whip {
   /** Serves a /whip/ request; false when the path is not WHIP's. */
   handle(req: http.IncomingMessage, res: http.ServerResponse): boolean;
-  sessions(): Array<{ id: string; name: string; media: RtpMedia[]; packets: { video: number; audio: number } }>;
+  sessions(): Array<{ id: string; name: string; media: RtpMedia[]; packets: { video: number; audio: number }; trickled: number }>;
   close(): Promise<void>;
 }
 
@@ -74,7 +82,7 @@ function readBody(req: http.IncomingMessage, max: number): Promise<string | null
 const bearer = (req: http.IncomingMessage): string | undefined => /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
 
 // Browser publishers post cross-origin; the key travels in a header (never a cookie), so any origin may try.
-const CORS = { "access-control-allow-origin": "*", "access-control-expose-headers": "location, link", "access-control-allow-headers": "authorization, content-type, if-match", "access-control-allow-methods": "POST, DELETE, PATCH, OPTIONS" };
+const CORS = { "access-control-allow-origin": "*", "access-control-expose-headers": "location, link, etag, accept-patch", "access-control-allow-headers": "authorization, content-type, if-match", "access-control-allow-methods": "POST, DELETE, PATCH, OPTIONS" };
 
 export function createWhip(o: WhipOptions): Whip {
   const sessions = new Map<string, WhipSession>();
@@ -89,13 +97,14 @@ export function createWhip(o: WhipOptions): Whip {
     if (sessions.size >= MAX_WHIP_SESSIONS) return text(res, 503, `at most ${MAX_WHIP_SESSIONS} WHIP publishes at once`, { ...CORS, "retry-after": "30" });
 
     const id = randomUUID();
-    const pc = newPeer();
+    const pc = newPeer(o.network);
     let stopped = false;
     const session: WhipSession = {
       id,
       name,
       pc,
       relay: null,
+      trickled: 0,
       stop: async (reason) => {
         if (stopped) return;
         stopped = true;
@@ -118,12 +127,13 @@ export function createWhip(o: WhipOptions): Whip {
     // ffmpeg gone (publish refused, bad media) = the publish is over
     void session.relay.done.then(() => session.stop("relay ended"));
     o.log(`[whip] ${name} (${id.slice(0, 8)}) publishing ${session.relay.media.map((m) => m.rtpmap).join(" + ")} from ${req.socket.remoteAddress}`);
-    res.writeHead(201, { ...CORS, "content-type": "application/sdp", location: `/whip/${name}/${id}`, etag: `"${id}"` }).end(answer);
+    const links = o.network ? iceServerLinks(o.network) : [];
+    res.writeHead(201, { ...CORS, "content-type": "application/sdp", location: `/whip/${name}/${id}`, etag: `"${id}"`, ...(links.length ? { link: links } : {}) }).end(answer);
   };
 
   const handleAsync = async (req: http.IncomingMessage, res: http.ServerResponse, name: string, id: string | undefined) => {
     const method = req.method ?? "GET";
-    if (method === "OPTIONS") return void res.writeHead(204, { ...CORS, "accept-post": "application/sdp" }).end();
+    if (method === "OPTIONS") return void res.writeHead(204, { ...CORS, ...(id ? { "accept-patch": TRICKLE_TYPE } : { "accept-post": "application/sdp" }) }).end();
     const allowed = id ? ["DELETE", "PATCH"] : ["POST"];
     if (!allowed.includes(method)) return text(res, 405, "method not allowed", { ...CORS, allow: `${allowed.join(", ")}, OPTIONS` });
     const refused = o.access.publishRefusal(req.socket.remoteAddress, { key: bearer(req) });
@@ -134,10 +144,23 @@ export function createWhip(o: WhipOptions): Whip {
     if (!id) return start(req, res, name);
     const session = sessions.get(id);
     if (!session || session.name !== name) return text(res, 404, "no such WHIP session", CORS);
-    // trickle ICE and ICE restarts are not supported: the offer must carry its candidates (RFC 9725 §4.3.1: 405)
-    if (method === "PATCH") return text(res, 405, "trickle ICE is not supported: send a complete offer", { ...CORS, allow: "DELETE, OPTIONS" });
+    if (method === "PATCH") return trickle(req, res, session);
     await session.stop("DELETE by the publisher");
     text(res, 200, "stopped", CORS);
+  };
+
+  // RFC 9725 §4.3: trickle ICE → 204; ICE restart → 422 (trickle only); a stale If-Match → 412
+  const trickle = async (req: http.IncomingMessage, res: http.ServerResponse, session: WhipSession) => {
+    const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+    if (type !== TRICKLE_TYPE) return text(res, 415, `PATCH bodies are Content-Type: ${TRICKLE_TYPE}`, { ...CORS, "accept-patch": TRICKLE_TYPE });
+    const ifMatch = req.headers["if-match"]?.trim();
+    if (ifMatch && ifMatch !== "*" && ifMatch !== `"${session.id}"`) return text(res, 412, "If-Match does not name this session's ETag", CORS);
+    const body = await readBody(req, MAX_FRAG_BYTES);
+    if (body === null) return text(res, 413, `fragment larger than ${MAX_FRAG_BYTES} bytes`, CORS);
+    const r = await applyTrickle(session.pc, parseSdpFrag(body), session.trickled, ifMatch === "*");
+    if (!r.ok) return text(res, r.status, r.message, CORS);
+    session.trickled += r.added;
+    res.writeHead(204, CORS).end();
   };
 
   return {
@@ -157,7 +180,7 @@ export function createWhip(o: WhipOptions): Whip {
       });
       return true;
     },
-    sessions: () => [...sessions.values()].map((s) => ({ id: s.id, name: s.name, media: s.relay?.media ?? [], packets: s.relay?.packets ?? { video: 0, audio: 0 } })),
+    sessions: () => [...sessions.values()].map((s) => ({ id: s.id, name: s.name, media: s.relay?.media ?? [], packets: s.relay?.packets ?? { video: 0, audio: 0 }, trickled: s.trickled })),
     async close() {
       await Promise.allSettled([...sessions.values()].map((s) => s.stop("ingest closing")));
     },

@@ -1,6 +1,7 @@
 import type { EgressPolicy } from "../net/egress-proxy";
 import { startLivePull, type LivePull, type LivePullOptions } from "./live";
 import { openWhepPull } from "./webrtc/whep-source";
+import type { WebrtcNetwork } from "./webrtc/network";
 
 /** Where a live task's media comes from. NORMAL URLs are pulled with ffmpeg; RTC providers need a connector. */
 export interface StreamSource {
@@ -20,8 +21,11 @@ export type ConnectorFactory = (data: Record<string, unknown>) => StreamSource;
 /** RTC connectors by streamType. Empty: no provider SDK can run here (see docs/live-streams.md). */
 export const RTC_CONNECTORS: Partial<Record<string, ConnectorFactory>> = {};
 
-/** `egress`: where the pull may connect (every run re-checks and pins); null only to validate `data`. */
-export function streamSourceFor(data: Record<string, unknown>, egress: EgressPolicy | null): StreamSource {
+/**
+ * `egress`: where the pull may connect (every run re-checks and pins); null only to validate `data`.
+ * `network`: STUN/TURN settings of WebRTC pulls (WEBRTC_*, webrtc/network.ts).
+ */
+export function streamSourceFor(data: Record<string, unknown>, egress: EgressPolicy | null, network?: WebrtcNetwork): StreamSource {
   const type = String(data.streamType ?? "NORMAL");
   if (type === "NORMAL") {
     const url = String(data.url);
@@ -36,11 +40,13 @@ export function streamSourceFor(data: Record<string, unknown>, egress: EgressPol
   if (type === "WEBRTC") {
     // a WHEP endpoint (server/ingest/webrtc): pulled over WebRTC under the same egress rules
     const url = String(data.url);
+    // data.headers: the endpoint's bearer, as the task's secrets hold it (server/task/source-secrets.ts)
+    const headers = (data.headers ?? {}) as Record<string, string>;
     return {
       description: url,
       open: (o) => {
         if (!egress) throw new Error("a WEBRTC stream source needs an egress policy to pull");
-        return openWhepPull(url, egress, o);
+        return openWhepPull(url, egress, o, { headers, network });
       },
     };
   }

@@ -133,4 +133,11 @@ ALTER TABLE review_decisions ADD COLUMN item_label text;
 ALTER TABLE incident_decisions ADD COLUMN item_label text;
 `,
   },
+  {
+    // a stream source's credentials (the WHEP bearer), kept apart from the echoed request (server/task/source-secrets.ts)
+    id: "0260_task_secrets",
+    sql: `
+ALTER TABLE tasks ADD COLUMN secrets jsonb;
+`,
+  },
 ];

@@ -22,6 +22,8 @@ export const tasks = pgTable(
     identity: text("identity"),
     /** streams: running state that must survive a restart */
     state: jsonb("state").$type<StreamState>(),
+    /** streams: credentials the pull needs and no echo may show (server/task/source-secrets.ts); null when none */
+    secrets: jsonb("secrets").$type<TaskSecrets>(),
     /** scaled mode: the worker holding this live stream, until when, and a Close asked on another node */
     leaseOwner: text("lease_owner"),
     leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
@@ -225,6 +227,12 @@ export interface TaskProgress {
   segmentsDone: number;
   segmentsTotal: number;
 }
+/** A task's credentials, kept out of `request` (which is echoed in requestParams and shown on the dashboard). */
+export interface TaskSecrets {
+  /** headers the source's signalling requests carry (WHEP: Authorization) */
+  sourceHeaders?: Record<string, string>;
+}
+
 export interface StreamState {
   nextFrameIndex: number;
   nextSegmentIndex: number;

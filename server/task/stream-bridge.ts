@@ -9,6 +9,7 @@ import path from "node:path";
 import { parseTypeList, AUDIO_TYPES, AUDIO_BUSINESS_TYPES } from "../../lib/contract/taxonomy";
 import type { LiveFrame, LivePull, LiveSegment } from "../ingest/live";
 import { streamSourceFor } from "../ingest/stream-source";
+import { sourceDataOf } from "./source-secrets";
 import type { TaskRow } from "../store/schema";
 import type { EngineContext } from "./context";
 import { mediaEgress } from "./url-policy";
@@ -45,8 +46,7 @@ export class StreamBridge {
     this.dir = path.join(ctx.mediaRoot, row.requestId, `.bridge-${owner.replace(/[^\w.-]/g, "_")}-${Date.now()}`);
     this.ready = new Promise<boolean>((resolve) => (this.markReady = resolve));
     const shape = pullShapeOf(row);
-    const data = (row.request as { data: Record<string, unknown> }).data;
-    this.pull = streamSourceFor(data, mediaEgress(ctx)).open({
+    this.pull = streamSourceFor(sourceDataOf(row), mediaEgress(ctx), ctx.config.webrtc).open({
       ...shape,
       outDir: this.dir,
       onStarted: () => {

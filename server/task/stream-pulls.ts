@@ -17,6 +17,8 @@ export interface PullDeps {
   ctx: EngineContext;
   requestId: string;
   req: StreamRequest;
+  /** the source's `data` with its credentials (source-secrets.ts): what the pull opens, never echoed */
+  sourceData: Record<string, unknown>;
   product: StreamProduct;
   /** the task's folder: the pull writes its frames and segments there */
   dir: string;
@@ -62,7 +64,7 @@ export class StreamPulls {
 
   async run(): Promise<void> {
     const { ctx, req, state, monitor } = this.d;
-    const source = streamSourceFor(req.data, mediaEgress(ctx));
+    const source = streamSourceFor(this.d.sourceData, mediaEgress(ctx), ctx.config.webrtc);
     await fs.mkdir(this.d.dir, { recursive: true });
     await this.d.preview?.open();
     const d = req.data;

@@ -13,6 +13,7 @@ import { DASHBOARD_PRINCIPAL } from "../service/principals";
 import { checkCallbackTarget, checkMediaSource, requireAllowed } from "./url-policy";
 import { closeElsewhere, clusterFull, runningCount, runningDuplicate } from "../scale/stream-leases";
 import { requireDiskRoom } from "../store/disk-guard";
+import { splitSourceSecrets } from "./source-secrets";
 
 type Product = "videostream" | "audiostream";
 
@@ -51,7 +52,9 @@ export async function submitStream(ctx: EngineContext, runner: StreamRunner, pro
 
   const now = new Date();
   const requestId = newRequestId();
-  const { accessKey: _secret, ...stored } = req;
+  const { accessKey: _secret, ...unsecret } = req;
+  // the WHEP bearer (data.headers) is kept apart: the stored request, echoed in requestParams, reads `Bearer ***`
+  const { stored, secrets } = splitSourceSecrets(unsecret);
   const [row] = await ctx.store.db
     .insert(tasks)
     .values({
@@ -63,6 +66,7 @@ export async function submitStream(ctx: EngineContext, runner: StreamRunner, pro
       btId: data.btId ? String(data.btId) : null,
       status: "running",
       request: stored as Record<string, unknown>,
+      secrets,
       progress: { framesDone: 0, framesTotal: 0, segmentsDone: 0, segmentsTotal: 0 },
       baseUrl,
       identity,

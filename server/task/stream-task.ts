@@ -18,6 +18,7 @@ import { endStream, StreamDrain } from "./stream-end";
 import { advanceByFrame, advanceBySegment } from "./stream-position";
 import { StreamPulls } from "./stream-pulls";
 import { diskShortage } from "../store/disk-guard";
+import { sourceDataOf } from "./source-secrets";
 
 // the request's shape and initial state live in stream-request.ts; importers of this module still find them here
 export { initialStreamState, type StreamRequest } from "./stream-request";
@@ -107,7 +108,7 @@ export class StreamTask {
     this.drain = new StreamDrain({ ctx, requestId, frames: this.frames, segments: this.segments, callbacks: this.callbacks });
     const stopping = () => this.stopping;
     const own = { onFrame: (f: LiveFrame) => this.onFrame(f), onSegment: (s: LiveSegment) => this.onSegment(s) };
-    this.pulls = new StreamPulls({ ctx, requestId, req, product, dir, shape, state, monitor, preview, stopping, ...own, finish: (reason, errorCode) => this.finish(reason, errorCode) });
+    this.pulls = new StreamPulls({ ctx, requestId, req, sourceData: sourceDataOf(row), product, dir, shape, state, monitor, preview, stopping, ...own, finish: (reason, errorCode) => this.finish(reason, errorCode) });
     const adopted = { frame: (f: LiveFrame) => this.onFrame(f, true), segment: (s: LiveSegment) => this.onSegment(s, true) };
     this.adoption = new BridgeAdoption(bridge, { ctx, requestId, dir, state, shape, stopping, ...adopted });
   }

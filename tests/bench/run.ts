@@ -8,6 +8,7 @@ import { benchLiveCapacity, benchLiveLatency } from "./live";
 import { benchTimelineScroll } from "./timeline-scroll";
 import { benchPreview } from "./preview";
 import { benchScale } from "./scale";
+import { benchWebrtcLatency } from "./webrtc-latency";
 
 type Section = Record<string, unknown> | undefined;
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
@@ -20,6 +21,8 @@ function summarize(o: Record<string, unknown>): Record<string, unknown> {
   const cap = o.liveCapacity as Section;
   const lat = o.liveLatency as Section;
   const hub = o.hub as Section;
+  const rtc = o.webrtcLatency as Section;
+  const glass = (p: unknown) => ({ p50: num((p as Section)?.glassToCallbackP50Ms), p95: num((p as Section)?.glassToCallbackP95Ms), floor: num((p as Section)?.detectP50Ms), joinToFirstCallback: num((p as Section)?.joinToFirstCallbackMs), firstFrameAge: num((p as Section)?.firstFrameGlassToCallbackMs) });
   const heldRun = (cap?.runs as Array<Record<string, unknown>> | undefined)?.filter((r) => r.keptUp).at(-1);
   return {
     fileProcessingSec: figure(file?.processingSec, "≤ 1.3 × floor", floor?.sec, file?.fileOverFloor),
@@ -30,6 +33,7 @@ function summarize(o: Record<string, unknown>): Record<string, unknown> {
     captureToCallbackMs: { p50: num(lat?.captureToCallbackP50Ms), p95: num(lat?.captureToCallbackP95Ms), atStreamsHeld: heldRun ? { p50: num(heldRun.latencyP50Ms), p95: num(heldRun.latencyP95Ms) } : null, target: "p95 ≤ 1000 at the streams held" },
     fanOutCallbacksPerSec: figure(hub?.callbacksPerSecToAllBrowsers, "≥ 0.5 × raw socket.io", hub?.rawSocketIoBroadcastsPerSec, hub?.receiverOverRaw),
     scaleOut: { filesPerMinute: ((o.scale as Section)?.files as Array<Record<string, unknown>> | undefined)?.map((f) => ({ workers: num(f.workers), perMinute: num(f.filesPerMinute) })) ?? null, takeoverMs: num(((o.scale as Section)?.takeover as Section)?.takeoverMs), target: "takeover < 15 s" },
+    glassToCallbackMsByWayIn: { rtmp: { ...glass(rtc?.rtmp), transportFloor: num((rtc?.rtmp as Section)?.bareTransportP50Ms) }, rtmpZerolatency: { ...glass(rtc?.rtmpZerolatency), transportFloor: num((rtc?.rtmpZerolatency as Section)?.bareTransportP50Ms) }, whip: glass(rtc?.whip), whep: glass(rtc?.whep), whipAheadOfRtmp: num(rtc?.whipAheadOfRtmpP50Ms), whepAheadOfRtmp: num(rtc?.whepAheadOfRtmpP50Ms), target: "WebRTC ahead of RTMP by ≥ the GOP wait (2000 ms); floor = detection time" },
     callbackToBrowserAt500PerSec: { p50: num(hub?.pacedP50Ms), p99: num(hub?.pacedP99Ms), target: "p99 < 50 ms" },
   };
 }
@@ -42,6 +46,7 @@ const sections: Array<[string, () => Promise<unknown>]> = [
   ["file", benchFileRatio],
   ["hub", () => benchHubLatency()],
   ["liveLatency", () => benchLiveLatency()],
+  ["webrtcLatency", () => benchWebrtcLatency()],
   ["liveCapacity", () => benchLiveCapacity()],
   ["detectCost", () => benchDetectCost()],
   ["preview", () => benchPreview()],

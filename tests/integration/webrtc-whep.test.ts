@@ -7,7 +7,9 @@ import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
+import { sql } from "drizzle-orm";
 import { openWhepPull } from "../../server/ingest/webrtc/whep-source";
+import { tasks } from "../../server/store/schema";
 import { iceAddressAllowed } from "../../server/ingest/webrtc/ice-guard";
 import { NetworkList } from "../../server/net/networks";
 import { liveStreamRequest, startTestService, TEST_KEY } from "../support/app";
@@ -18,15 +20,16 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 let browser: WebrtcBrowser;
 let svc: Awaited<ReturnType<typeof startTestService>>;
+const logs: string[] = [];
 before(async () => {
-  [browser, svc] = await Promise.all([startWebrtcBrowser(), startTestService()]);
+  [browser, svc] = await Promise.all([startWebrtcBrowser(), startTestService({ log: (m) => logs.push(m) })]);
 });
 after(async () => {
   await browser?.close();
   await svc?.close();
 });
 
-const request = (url: string, cb: string) => liveStreamRequest(url, cb, { streamType: "WEBRTC", tokenId: "whep-user" });
+const request = (url: string, cb: string, data: Record<string, unknown> = {}) => liveStreamRequest(url, cb, { streamType: "WEBRTC", tokenId: "whep-user", ...data });
 
 test("ICE guard: public addresses pass; private ones only when allowed, in ALLOW_NETWORKS or vetted for the signalling URL; names never", () => {
   const strict = { allowPrivate: false, allowNetworks: NetworkList.parse("10.1.0.0/16") };
@@ -99,6 +102,58 @@ test("ICE toward an address the egress rules refuse is never paired: signalling 
     assert.match(end.reason === "failed" ? end.message : "", /refused by the egress guard/);
     await waitFor(async () => whep.posts() === 1, 5000);
   } finally {
+    await whep.stopAll();
+    await whep.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("a WHEP endpoint that wants a bearer: refused without it (3001 saying so); pulled with data.headers.Authorization, sent on POST and DELETE; the bearer is echoed, stored and logged only as `Bearer ***`", async () => {
+  const token = `whep-${Math.random().toString(36).slice(2)}-secret.token`;
+  const whep = await browser.serveWhep({ bearer: token });
+  const rx = await startReceiver();
+  const dir = await mkdtemp(path.join(os.tmpdir(), "whep-bearer-"));
+  try {
+    const bare = await openWhepPull(whep.url, { allowPrivate: true }, { frameIntervalSec: 1, audio: false, outDir: dir, ioTimeoutMs: 4000, onFrame: () => undefined, onSegment: () => undefined }).done;
+    assert.ok(bare.reason === "failed" && bare.errorCode === 3001, JSON.stringify(bare));
+    assert.match(bare.reason === "failed" ? bare.message : "", /HTTP 401: it wants a bearer in data\.headers\.Authorization/);
+    assert.equal(whep.refused(), 1);
+
+    const notWebrtc = await svc.post("/videostream/v4", { ...request("rtmp://127.0.0.1:1935/live/x", rx.url), data: { streamType: "NORMAL", url: "rtmp://127.0.0.1:1935/live/x", headers: { Authorization: `Bearer ${token}` } } });
+    assert.equal(notWebrtc.code, 1902, JSON.stringify(notWebrtc));
+    assert.match(String(notWebrtc.message), /data\.headers/);
+    const notBearer = await svc.post("/videostream/v4", request(whep.url, rx.url, { headers: { Authorization: "Basic dXNlcjpwdw==" } }));
+    assert.equal(notBearer.code, 1902, JSON.stringify(notBearer));
+
+    const ack = await svc.post("/videostream/v4", request(whep.url, rx.url, { headers: { Authorization: `Bearer ${token}` } }));
+    assert.equal(ack.code, 1100, JSON.stringify(ack));
+    await rx.until((r) => streamResults(r, 1).length >= 1, 120_000);
+    const [row] = await svc.engine!.ctx.store.db.select().from(tasks).where(sql`${tasks.requestId} = ${ack.requestId}`);
+    assert.deepEqual((row.request as Json).data.headers, { Authorization: "Bearer ***" }, "the stored request (what is echoed) holds no bearer");
+    assert.deepEqual(row.secrets, { sourceHeaders: { Authorization: `Bearer ${token}` } }, "the pull's credential is kept apart");
+    const fin = await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: ack.requestId });
+    assert.equal(fin.code, 1100, JSON.stringify(fin));
+    await rx.until((r) => streamEnds(r).length >= 2, 30_000);
+    await waitFor(async () => whep.deletes() >= 1, 10_000);
+    assert.equal(whep.refused(), 1, "the service's POST and DELETE both carried the bearer");
+
+    for (const e of streamEnds(rx.received)) {
+      const params = ((e.body as Json).detail?.requestParams ?? (e.body as Json).requestParams) as Json;
+      assert.deepEqual(params.headers, { Authorization: "Bearer ***" }, JSON.stringify(e.body));
+    }
+    assert.ok(!JSON.stringify(rx.received).includes(token), "no callback carries the bearer");
+    assert.deepEqual(logs.filter((l) => l.includes(token)), [], "no log line carries the bearer");
+    // nowhere in the store (dashboard mirror, callback outbox, …) but the task's secrets column
+    const db = svc.engine!.ctx.store.db;
+    const rows = async (q: ReturnType<typeof sql>) => ((await db.execute(q)) as unknown as { rows: Json[] }).rows;
+    const names = (await rows(sql`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()`)).map((r) => String(r.table_name));
+    assert.ok(names.includes("dashboard_streams") && names.includes("deliveries"), names.join());
+    for (const t of names) {
+      const [hits] = await rows(sql.raw(`SELECT count(*)::int AS n FROM "${t}" x WHERE strpos(${t === "tasks" ? "(to_jsonb(x) - 'secrets')::text" : "x::text"}, '${token}') > 0`));
+      assert.equal(hits.n, 0, `table ${t} holds the bearer`);
+    }
+  } finally {
+    await rx.close();
     await whep.stopAll();
     await whep.close();
     await rm(dir, { recursive: true, force: true });

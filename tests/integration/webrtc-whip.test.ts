@@ -62,8 +62,13 @@ test("Chromium publishes its fake camera + microphone over WHIP; the service pul
 
   // a second publisher on the same name is refused while the first holds it
   assert.equal((await browser.page.evaluate(([u, k]) => fetch(u, { method: "POST", headers: { "content-type": "application/sdp", authorization: `Bearer ${k}` }, body: "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\n" }).then((r) => r.status), [whipUrl(name), KEY] as const)), 409);
-  // PATCH (trickle ICE) is answered 405, as RFC 9725 lets a server that does not support it
-  assert.equal((await fetch(`http://127.0.0.1:${ingest.httpPort}${res.location}`, { method: "PATCH", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/trickle-ice-sdpfrag" }, body: "a=end-of-candidates" })).status, 405);
+  // PATCH refusals (RFC 9725 §4.3): not a fragment 415, stale If-Match 412, ICE restart 422 (trickle only), empty 400
+  const patch = (headers: Record<string, string>, body: string) => fetch(`http://127.0.0.1:${ingest.httpPort}${res.location}`, { method: "PATCH", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/trickle-ice-sdpfrag", ...headers }, body }).then((r) => r.status);
+  assert.equal(await patch({ "content-type": "application/sdp" }, "a=end-of-candidates"), 415);
+  assert.equal(await patch({ "if-match": '"not-this-session"' }, "a=end-of-candidates"), 412);
+  assert.equal(await patch({ "if-match": "*" }, "a=ice-ufrag:new1\r\na=ice-pwd:newpasswordnewpassword12\r\n"), 422);
+  assert.equal(await patch({}, "a=ice-ufrag:other\r\na=ice-pwd:x\r\na=candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host\r\n"), 422);
+  assert.equal(await patch({}, "a=mid:0\r\n"), 400);
 
   const rx = await startReceiver();
   try {
@@ -90,6 +95,21 @@ test("Chromium publishes its fake camera + microphone over WHIP; the service pul
     await rx.close();
   }
 
+  const del = await fetch(`http://127.0.0.1:${ingest.httpPort}${res.location}`, { method: "DELETE", headers: { authorization: `Bearer ${KEY}` } });
+  assert.equal(del.status, 200);
+  await waitFor(async () => !ingest.isPublishing(name) && ingest.whip!.sessions().length === 0, 15_000, 100);
+});
+
+test("trickle ICE (RFC 9725 §4.3): chromium offers with no candidate and PATCHes each one as it gathers; every PATCH is 204, the session takes them, and the publish reaches the ingest", async () => {
+  const name = `whip-trickle-${randomBytes(3).toString("hex")}`;
+  const res = await browser.publishTrickle(whipUrl(name), KEY);
+  assert.equal(res.status, 201, JSON.stringify(res));
+  assert.equal(res.offerHadCandidates, false);
+  assert.ok(res.patchStatuses!.length >= 2 && res.patchStatuses!.every((s) => s === 204), JSON.stringify(res.patchStatuses));
+  await browser.waitForState("connected");
+  const session = ingest.whip!.sessions().find((s) => s.name === name)!;
+  assert.ok(session.trickled >= 1, JSON.stringify(session));
+  await waitFor(async () => ingest.isPublishing(name), 90_000, 100);
   const del = await fetch(`http://127.0.0.1:${ingest.httpPort}${res.location}`, { method: "DELETE", headers: { authorization: `Bearer ${KEY}` } });
   assert.equal(del.status, 200);
   await waitFor(async () => !ingest.isPublishing(name) && ingest.whip!.sessions().length === 0, 15_000, 100);

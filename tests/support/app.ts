@@ -8,7 +8,7 @@ import { startApp, type App } from "../../server/app";
 export const TEST_KEY = "test-key-0001";
 
 /** A real service (no Next) on port 0 with a fresh DATA_DIR; PostgreSQL gets a fresh schema. */
-export async function startTestService(o: { databaseUrl?: string | null; env?: Record<string, string>; dataDir?: string } = {}): Promise<App & { dataDir: string; post: (p: string, body: unknown) => Promise<Record<string, unknown>> }> {
+export async function startTestService(o: { databaseUrl?: string | null; env?: Record<string, string>; dataDir?: string; log?: (m: string) => void } = {}): Promise<App & { dataDir: string; post: (p: string, body: unknown) => Promise<Record<string, unknown>> }> {
   const dataDir = o.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), "mod-test-")));
   let databaseUrl = o.databaseUrl ?? null;
   let dropSchema: (() => Promise<void>) | null = null;
@@ -44,7 +44,7 @@ export async function startTestService(o: { databaseUrl?: string | null; env?: R
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...o.env,
   });
-  const app = await startApp(config, { withNext: false, log: () => undefined });
+  const app = await startApp(config, { withNext: false, log: o.log ?? (() => undefined) });
   const post = async (p: string, body: unknown) => {
     const res = await fetch(`${app.url}${p}`, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
     return (await res.json()) as Record<string, unknown>;

@@ -18,7 +18,37 @@ window.publish = async (whipUrl, key) => {
   if (res.status !== 201) { pc.close(); return { status: res.status, body }; }
   await pc.setRemoteDescription({ type: "answer", sdp: body });
   window.pc = pc;
-  return { status: res.status, location: res.headers.get("location"), answer: body };
+  return { status: res.status, location: res.headers.get("location"), link: res.headers.get("link"), answer: body };
+};
+// trickle ICE (RFC 9725 §4.3): the offer goes out with no candidate; each one is PATCHed as an SDP fragment once
+// the session's Location is known, then a=end-of-candidates
+window.publishTrickle = async (whipUrl, key) => {
+  const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 360, frameRate: 15 }, audio: true });
+  const pc = new RTCPeerConnection();
+  for (const t of stream.getTracks()) pc.addTransceiver(t, { direction: "sendonly" });
+  const pending = [];
+  const patches = [];
+  let session = null;
+  const send = (frag) => patches.push(fetch(session.url, { method: "PATCH", headers: { ...session.auth, "content-type": "application/trickle-ice-sdpfrag", "if-match": session.etag }, body: frag }).then((r) => r.status));
+  const fragOf = (c) => {
+    const sdp = pc.localDescription.sdp;
+    const ufrag = /a=ice-ufrag:(\\S+)/.exec(sdp)[1], pwd = /a=ice-pwd:(\\S+)/.exec(sdp)[1];
+    const head = "a=ice-ufrag:" + ufrag + "\\r\\na=ice-pwd:" + pwd + "\\r\\n";
+    return c ? head + "m=audio 9 UDP/TLS/RTP/SAVPF 0\\r\\na=mid:" + c.sdpMid + "\\r\\na=" + c.candidate + "\\r\\n" : head + "a=end-of-candidates\\r\\n";
+  };
+  pc.addEventListener("icecandidate", (e) => { const f = fragOf(e.candidate); if (session) send(f); else pending.push(f); });
+  await pc.setLocalDescription(await pc.createOffer());
+  const offer = pc.localDescription.sdp.split("\\r\\n").filter((l) => !l.startsWith("a=candidate:") && l !== "a=end-of-candidates").join("\\r\\n");
+  const auth = key ? { authorization: "Bearer " + key } : {};
+  const res = await fetch(whipUrl, { method: "POST", headers: { ...auth, "content-type": "application/sdp" }, body: offer });
+  const body = await res.text();
+  if (res.status !== 201) { pc.close(); return { status: res.status, body }; }
+  await pc.setRemoteDescription({ type: "answer", sdp: body });
+  session = { url: new URL(res.headers.get("location"), whipUrl).href, etag: res.headers.get("etag"), auth };
+  for (const f of pending.splice(0)) send(f);
+  window.pc = pc;
+  await new Promise((r) => { if (pc.iceGatheringState === "complete") r(); pc.addEventListener("icegatheringstatechange", () => pc.iceGatheringState === "complete" && r()); });
+  return { status: res.status, location: res.headers.get("location"), offerHadCandidates: offer.includes("a=candidate:"), patchStatuses: await Promise.all(patches) };
 };
 // the far side of a WHEP pull: answers a recv-only offer with the fake camera + microphone
 window.answerWhep = async (offer) => {
@@ -40,12 +70,15 @@ window.stopWhep = () => { for (const pc of window.served ?? []) pc.close(); wind
 export interface WebrtcBrowser {
   page: Page;
   /** WHIP-publishes the fake camera and microphone; status 201 with the session's Location, or the refusal. */
-  publish(whipUrl: string, key?: string): Promise<{ status: number; location?: string; answer?: string; body?: string }>;
+  publish(whipUrl: string, key?: string): Promise<{ status: number; location?: string; link?: string | null; answer?: string; body?: string }>;
+  /** The same with trickle ICE: an offer without candidates, then one PATCH per candidate and one for the end. */
+  publishTrickle(whipUrl: string, key?: string): Promise<{ status: number; location?: string; offerHadCandidates?: boolean; patchStatuses?: number[]; body?: string }>;
   /**
    * A WHEP endpoint served by this browser (a tiny signalling shim on 127.0.0.1: POST offer → the page answers with
-   * its fake camera + microphone; DELETE ends it). `posts` counts the offers received.
+   * its fake camera + microphone; DELETE ends it). `posts` counts the offers received. With `bearer`, a request
+   * without `Authorization: Bearer <bearer>` is answered 401; `refused` counts those, `deletes` the authorised DELETEs.
    */
-  serveWhep(): Promise<{ url: string; posts: () => number; stopAll(): Promise<void>; close(): Promise<void> }>;
+  serveWhep(o?: { bearer?: string }): Promise<{ url: string; posts: () => number; refused: () => number; deletes: () => number; stopAll(): Promise<void>; close(): Promise<void> }>;
   /** Waits until the page's peer connection reports `state`. */
   waitForState(state: RTCPeerConnectionState): Promise<void>;
   close(): Promise<void>;
@@ -64,9 +97,13 @@ export async function startWebrtcBrowser(): Promise<WebrtcBrowser> {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     const b = browser;
-    const serveWhep = async () => {
+    const serveWhep = async (o: { bearer?: string } = {}) => {
       let posts = 0;
+      let refused = 0;
+      let deletes = 0;
       const shim = http.createServer(async (req, res) => {
+        if (o.bearer && req.headers.authorization !== `Bearer ${o.bearer}`) return void (refused++, req.resume(), res.writeHead(401, { "www-authenticate": 'Bearer realm="whep"' }).end());
+        if (req.method === "DELETE") deletes++;
         if (req.method === "DELETE") return void (await page.evaluate(() => (window as unknown as { stopWhep(): void }).stopWhep()), res.writeHead(200).end());
         if (req.method !== "POST") return void res.writeHead(405).end();
         posts++;
@@ -84,6 +121,8 @@ export async function startWebrtcBrowser(): Promise<WebrtcBrowser> {
       return {
         url: `http://127.0.0.1:${(shim.address() as AddressInfo).port}/whep/cam`,
         posts: () => posts,
+        refused: () => refused,
+        deletes: () => deletes,
         stopAll: () => page.evaluate(() => (window as unknown as { stopWhep(): void }).stopWhep()),
         close: () => new Promise<void>((r) => (shim.closeAllConnections(), shim.close(() => r()))),
       };
@@ -91,6 +130,7 @@ export async function startWebrtcBrowser(): Promise<WebrtcBrowser> {
     return {
       page,
       serveWhep,
+      publishTrickle: (whipUrl, key) => page.evaluate(([u, k]) => (window as unknown as { publishTrickle(u: string, k?: string): Promise<{ status: number }> }).publishTrickle(u, k), [whipUrl, key] as const),
       publish: (whipUrl, key) => page.evaluate(([u, k]) => (window as unknown as { publish(u: string, k?: string): Promise<{ status: number }> }).publish(u, k), [whipUrl, key] as const),
       waitForState: async (state) => void (await page.waitForFunction((s) => (window as unknown as { pc?: RTCPeerConnection }).pc?.connectionState === s, state, { timeout: 30_000 })),
       async close() {

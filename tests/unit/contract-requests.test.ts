@@ -127,6 +127,17 @@ test("stream source: url for NORMAL, the matching *Param for RTC types", () => {
   assert.match(rejection(VideoStreamRequest, { ...v, imgCallback: "ftp://cb" }), /imgCallback: must be an http or https URL/);
 });
 
+test("data.headers (extension): a WHEP source's `Authorization: Bearer …`, accepted for streamType WEBRTC only", () => {
+  const whep = { streamType: "WEBRTC", url: "https://whep.example/cam" };
+  const ok = validate(VideoStreamRequest, { ...videoStream(), data: { ...whep, headers: { Authorization: "Bearer abc.DEF-123" } } });
+  assert.ok(ok.success && (ok.data.data as { headers?: unknown }).headers !== undefined);
+  assert.ok(validate(AudioStreamRequest, { ...audioStream(), data: { btId: "b", ...whep, headers: { Authorization: "Bearer t" } } }).success);
+  assert.equal(rejection(VideoStreamRequest, { ...videoStream(), data: { streamType: "NORMAL", url: "rtmp://x/y", headers: { Authorization: "Bearer t" } } }), "invalid parameter data.headers: only allowed for streamType WEBRTC (the WHEP endpoint's bearer)");
+  assert.match(rejection(AudioStreamRequest, { ...audioStream(), data: { btId: "b", url: "rtmp://x/y", headers: { Authorization: "Bearer t" } } }), /data\.headers: only allowed for streamType WEBRTC/);
+  assert.match(rejection(VideoStreamRequest, { ...videoStream(), data: { ...whep, headers: { Authorization: "Basic dTpw" } } }), /data\.headers\.Authorization: must be `Bearer <token>`/);
+  assert.match(rejection(VideoStreamRequest, { ...videoStream(), data: { ...whep, headers: { Cookie: "a=b" } } }), /data\.headers/);
+});
+
 test("RTC provider rules", () => {
   const v = videoStream();
   const agora = (p: Record<string, unknown>) => ({ ...v, data: { streamType: "AGORA", agoraParam: { appId: "a", channel: "c", ...p } } });

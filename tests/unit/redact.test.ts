@@ -13,3 +13,11 @@ test("accessKey-like fields are masked", () => {
   assert.equal(redactSecrets('{"accessKey":"abc123","x":1}'), '{"accessKey":"***","x":1}');
   assert.equal(redactSecrets("password=hunter22 user=a"), "password=*** user=a");
 });
+
+test("Authorization values are masked: a Bearer token keeps its scheme, any other value goes whole", () => {
+  assert.equal(redactSecrets('{"headers":{"Authorization":"Bearer s3cr3t-whep.token"}}'), '{"headers":{"Authorization":"Bearer ***"}}');
+  assert.equal(redactSecrets("POST with Bearer abc.def-ghi failed"), "POST with Bearer *** failed");
+  assert.equal(redactSecrets("authorization: Basic dXNlcjpwdw=="), "authorization: ***");
+  assert.equal(redactSecrets("already Bearer *** here"), "already Bearer *** here");
+  assert.equal(redactSecrets("it wants a bearer in data.headers.Authorization"), "it wants a bearer in data.headers.Authorization");
+});

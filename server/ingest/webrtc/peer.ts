@@ -2,12 +2,14 @@
 // whole (non-trickle: every candidate is in the SDP once gathering completes, as WHIP/WHEP clients expect).
 import { RTCPeerConnection, type PeerConfig } from "werift";
 import { peerCodecs } from "./codecs";
+import { NO_WEBRTC_NETWORK, peerNetworkConfig, type WebrtcNetwork } from "./network";
 
 /** Longest wait for our own candidates before an SDP goes out with what has been gathered. */
 const GATHER_TIMEOUT_MS = 5000;
 
-export function newPeer(extra: Partial<PeerConfig> = {}): RTCPeerConnection {
-  return new RTCPeerConnection({ codecs: peerCodecs(), iceUseIpv6: false, ...extra });
+/** `network`: STUN/TURN, UDP ports, relay-only (network.ts); none given = host candidates only, no STUN at all. */
+export function newPeer(network: WebrtcNetwork = NO_WEBRTC_NETWORK, extra: Partial<PeerConfig> = {}): RTCPeerConnection {
+  return new RTCPeerConnection({ codecs: peerCodecs(), iceUseIpv6: false, ...peerNetworkConfig(network), ...extra });
 }
 
 /** Resolves once ICE gathering is complete (or after GATHER_TIMEOUT_MS: whatever was gathered goes out). */

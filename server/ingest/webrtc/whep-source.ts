@@ -11,6 +11,7 @@ import { whipOutputArgs } from "../../demo/whip";
 import { startLivePull, type LivePull, type LivePullEnd, type LivePullOptions } from "../live";
 import { checkUrl, UrlRefusedError } from "../url-guard";
 import { iceGuard } from "./ice-guard";
+import type { WebrtcNetwork } from "./network";
 import { gathered, newPeer, onPeerEnd } from "./peer";
 import { startRtpRelay, type RtpRelay } from "./rtp-relay";
 
@@ -61,7 +62,12 @@ const waitUntil = async (cond: () => boolean, ms: number, stopped: () => boolean
   return cond();
 };
 
-export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePullOptions, "url" | "egress">): LivePull {
+/**
+ * `headers`: sent on the WHEP POST and DELETE (the endpoint's `Authorization: Bearer …`); never logged.
+ * `network`: the service's STUN/TURN settings (network.ts).
+ */
+export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePullOptions, "url" | "egress">, { headers = {}, network }: { headers?: Record<string, string>; network?: WebrtcNetwork } = {}): LivePull {
+  const auth = headers.Authorization ? { authorization: headers.Authorization } : {};
   const ioTimeoutMs = o.ioTimeoutMs && o.ioTimeoutMs > 0 ? o.ioTimeoutMs : 10_000;
   let stopped = false;
   let inner: LivePull | null = null;
@@ -76,7 +82,7 @@ export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePull
     // RFC 9725-style resource: DELETE it (same origin only: a Location elsewhere is not followed)
     const r = resource;
     resource = null;
-    if (r) await pinnedRequest(r, { method: "DELETE", signal: AbortSignal.timeout(3000) }).then((res) => res.resume(), () => undefined);
+    if (r) await pinnedRequest(r, { method: "DELETE", headers: auth, signal: AbortSignal.timeout(3000) }).then((res) => res.resume(), () => undefined);
   };
 
   const run = async (): Promise<LivePullEnd> => {
@@ -89,7 +95,7 @@ export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePull
     }
     const refusedIce = new Set<string>();
     // max-bundle: one ICE transport for audio and video (a second one, dropped once bundled, would leak its socket)
-    pc = newPeer({ bundlePolicy: "max-bundle", ...iceGuard(egress, target.addresses, refusedIce) });
+    pc = newPeer(network, { bundlePolicy: "max-bundle", ...iceGuard(egress, target.addresses, refusedIce) });
     if (o.frameIntervalSec !== null) pc.addTransceiver("video", { direction: "recvonly" });
     if (o.audio) pc.addTransceiver("audio", { direction: "recvonly" });
     await pc.setLocalDescription(await pc.createOffer());
@@ -98,11 +104,12 @@ export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePull
 
     let answer: string;
     try {
-      const res = await pinnedRequest(target, { method: "POST", headers: { "content-type": "application/sdp", accept: "application/sdp" }, body: pc.localDescription!.sdp, signal: AbortSignal.any([abort.signal, AbortSignal.timeout(ioTimeoutMs)]) });
+      const res = await pinnedRequest(target, { method: "POST", headers: { ...auth, "content-type": "application/sdp", accept: "application/sdp" }, body: pc.localDescription!.sdp, signal: AbortSignal.any([abort.signal, AbortSignal.timeout(ioTimeoutMs)]) });
       const status = res.statusCode ?? 0;
       if (status !== 201 && status !== 200) {
         res.resume();
-        return failed(3001, `WHEP endpoint answered HTTP ${status}`); // as NORMAL http sources: an HTTP error is 3001
+        const hint = status === 401 || status === 403 ? (auth.authorization ? ": the bearer in data.headers.Authorization was refused" : ": it wants a bearer in data.headers.Authorization") : "";
+        return failed(3001, `WHEP endpoint answered HTTP ${status}${hint}`); // as NORMAL http sources: an HTTP error is 3001
       }
       const location = res.headers.location;
       if (location) {
