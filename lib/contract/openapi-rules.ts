@@ -24,7 +24,7 @@ const RESULT_REQUIRED_ON_1100 = (key: string) => whenEquals("code", 1100, req(ke
 const streamSource = (types: readonly string[], streamTypeDefaulted: boolean): JsonSchema[] => [
   whenEquals("streamType", "NORMAL", req("url"), !streamTypeDefaulted),
   whenEquals("streamType", "WEBRTC", { ...req("url"), properties: { url: { pattern: "^[Hh][Tt][Tt][Pp][Ss]?://" } } }),
-  { if: { properties: { streamType: { const: "WEBRTC" } }, required: ["streamType"] }, else: { not: { required: ["headers"] } } },
+  { if: { properties: { streamType: { const: "WEBRTC" } }, required: ["streamType"] }, else: { properties: { headers: false } } },
   ...types.filter((t): t is keyof typeof RTC_PARAMS => t in RTC_PARAMS).map((t) => whenEquals("streamType", t, req(RTC_PARAMS[t]))),
 ];
 const untrustedNeedsList = whenEquals("subscribeMode", "UNTRUSTED", { properties: { untrustedUserIdList: { minItems: 1 } }, required: ["untrustedUserIdList"] });
