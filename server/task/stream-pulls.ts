@@ -119,29 +119,25 @@ export class StreamPulls {
       if (delay === null) return this.d.finish("failed", end.reason === "failed" ? end.errorCode : 3001);
       metrics().pullRetries.inc();
       ctx.log(`stream ${this.d.requestId}: pull ${end.reason}${end.reason === "failed" ? ` (${end.message})` : ""}; retry ${retry} in ${delay} ms`);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, delay);
-        this.wake = () => {
-          clearTimeout(t);
-          resolve();
-        };
-      });
-      this.wake = null;
+      await this.sleep(delay);
     }
   }
 
   /** Looks every DISK_WATCH_MS until `done()` (a wakeUp — Close, stop — looks at once). */
   private async waitUntil(done: () => boolean): Promise<void> {
-    while (!done()) {
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, DISK_WATCH_MS);
-        this.wake = () => {
-          clearTimeout(t);
-          resolve();
-        };
-      });
-      this.wake = null;
-    }
+    while (!done()) await this.sleep(DISK_WATCH_MS);
+  }
+
+  /** Waits `ms`, or less when woken (Close, stop). */
+  private async sleep(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+    this.wake = null;
   }
 }
 
