@@ -20,6 +20,11 @@ test.beforeAll(async () => {
   sup = { api: await playwrightRequest.newContext({ baseURL, storageState: SUPERVISOR_STATE }), csrf: decodeURIComponent(state.cookies.find((c) => c.name === "mp_csrf")?.value ?? "") };
 });
 test.afterAll(async () => {
+  // the live rule would close every later spec's stream that shows a QR code (streams.spec's did, 16 s after its start)
+  const { rules } = (await (await sup.api.get("/api/rules")).json()) as { rules: Array<{ id: string; name: string }> };
+  for (const r of rules.filter((x) => x.name === "QR scam e2e")) {
+    expect((await sup.api.delete(`/api/rules/${r.id}`, { headers: { "x-csrf-token": sup.csrf } })).status()).toBe(200);
+  }
   for (const id of started) await sup.api.post(`/api/streams/${id}/close`, { headers: { "x-csrf-token": sup.csrf }, data: {} }).catch(() => undefined);
   await src?.close();
   await sup.api.dispose();
