@@ -26,9 +26,10 @@ export async function requireDiskRoom(dataDir: string): Promise<void> {
   if (!min) return;
   const free = await freeBytes(dataDir);
   if (free === null || free >= min) return;
-  const mb = (b: number) => Math.floor(b / (1024 * 1024));
   throw Object.assign(new ApiError(Code.SERVICE_FAILURE, `${codeMessage(Code.SERVICE_FAILURE)}: DATA_DIR is almost full (${mb(free)} MB free, under DATA_DIR_MIN_FREE_MB=${mb(min)}); new work is refused until space is freed, retry later`), { retryAfterSec: DISK_RETRY_SEC });
 }
+
+const mb = (b: number) => Math.floor(b / (1024 * 1024));
 
 /** How long a disk reading serves running streams' health before it is taken again. */
 const SHORTAGE_REFRESH_MS = 2000;
@@ -48,8 +49,7 @@ export function diskShortage(dataDir: string): string | null {
   if (!entry.reading && Date.now() - entry.at >= SHORTAGE_REFRESH_MS) {
     entry.reading = true;
     void freeBytes(dataDir).then((free) => {
-      const mb = (b: number) => Math.floor(b / (1024 * 1024));
-      entry.message = free !== null && free < min ? `disk full: DATA_DIR has ${mb(free)} MB free (under DATA_DIR_MIN_FREE_MB=${mb(min)}); frames are kept only while space lasts, new work is refused` : null;
+          entry.message = free !== null && free < min ? `disk full: DATA_DIR has ${mb(free)} MB free (under DATA_DIR_MIN_FREE_MB=${mb(min)}); frames are kept only while space lasts, new work is refused` : null;
       entry.at = Date.now();
       entry.reading = false;
     });

@@ -72,9 +72,10 @@ export class StreamPulls {
     const dataDir = ctx.config.dataDir;
     while (!this.d.stopping()) {
       // DATA_DIR under DATA_DIR_MIN_FREE_MB: no pull (nothing written) until space is back; the health says why
-      if (diskShortage(dataDir)) {
+      const shortage = diskShortage(dataDir);
+      if (shortage) {
         monitor.paused();
-        ctx.log(`stream ${this.d.requestId}: paused, ${diskShortage(dataDir)}`);
+        ctx.log(`stream ${this.d.requestId}: paused, ${shortage}`);
         await this.waitUntil(() => this.d.stopping() || !diskShortage(dataDir));
         if (this.d.stopping()) return;
         ctx.log(`stream ${this.d.requestId}: disk space back, pulling again`);
