@@ -42,8 +42,11 @@ export interface StreamHealthSnapshot extends StreamCounters {
   flagged: { since: string; noMediaSince?: string; message: string } | null;
   /** measured from the packets ffmpeg reads (null when not connected or no such track) */
   input: { fps: number | null; kbps: number | null };
-  /** level of the last second of audio (dBFS); silent below SILENT_DBFS; pulled: false when the stream moderates no audio */
-  audio: { pulled: boolean; levelDb: number | null; silent: boolean; silentSince: string | null };
+  /**
+   * level of the last second of audio (dBFS); silent below SILENT_DBFS; pulled: false when the stream moderates no audio;
+   * receivedSec: seconds of audio the current pull has received (absent in snapshots stored before it existed)
+   */
+  audio: { pulled: boolean; levelDb: number | null; silent: boolean; silentSince: string | null; receivedSec?: number };
   lastError: { at: string; message: string; errorCode: number | null } | null;
   /**
    * running and DATA_DIR under DATA_DIR_MIN_FREE_MB: "disk full: …" (frames are kept only while space lasts); null

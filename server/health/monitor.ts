@@ -168,7 +168,7 @@ export class StreamHealthMonitor {
       lastMediaAt: iso(this.lastMediaAt),
       flagged: this.flaggedSince === null ? null : { since: iso(this.flaggedSince)!, noMediaSince: iso(this.noMediaFrom())!, message: noMediaText((now - this.noMediaFrom()) / 1000) },
       input: { fps: flowing ? m.inputFps : null, kbps: flowing ? m.inputKbps : null },
-      audio: { pulled: this.o.audioPulled, levelDb: audio?.audioDb ?? null, silent: audio?.silentSince != null, silentSince: iso(audio?.silentSince ?? null) },
+      audio: { pulled: this.o.audioPulled, levelDb: audio?.audioDb ?? null, silent: audio?.silentSince != null, silentSince: iso(audio?.silentSince ?? null), receivedSec: m?.audioSec ?? 0 },
       lastError: this.lastError,
       storage: this.storage && { since: iso(this.storage.since)!, message: this.storage.message },
     };

@@ -12,6 +12,8 @@ export interface LiveMeterReading {
   audioDb: number | null;
   /** since when every second of audio has been below the silence level; null when not silent */
   silentSince: number | null;
+  /** seconds of audio this pull has received (0 before any) */
+  audioSec: number;
 }
 
 /** Packets read in this much wall time make one reading: an HLS segment arrives whole, so rates use media time. */
@@ -41,6 +43,7 @@ export class LiveMeter {
   private silentFrom: number | null = null;
   private sumSquares = 0;
   private samples = 0;
+  private totalSamples = 0;
   private carry: number | null = null;
 
   constructor(
@@ -85,6 +88,7 @@ export class LiveMeter {
       inputKbps: this.lastPacket === null ? null : this.packets.length ? rate(this.packets, (p) => (p.size * 8) / 1000) : 0,
       audioDb: this.level,
       silentSince: this.silentFrom,
+      audioSec: round1(this.totalSamples / LEVEL_SAMPLES_PER_SEC),
     };
   }
 
@@ -99,6 +103,7 @@ export class LiveMeter {
   private addSample(v: number, now: number): void {
     const x = v / 32768;
     this.sumSquares += x * x;
+    this.totalSamples++;
     if (++this.samples < LEVEL_SAMPLES_PER_SEC) return;
     const meanSquare = this.sumSquares / this.samples;
     this.level = meanSquare > 0 ? round1(Math.max(SILENCE_DB, 10 * Math.log10(meanSquare))) : SILENCE_DB;

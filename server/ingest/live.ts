@@ -27,6 +27,11 @@ const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n
  * a watchdog kills a run whose media stops advancing, and stop() escalates SIGTERM → SIGKILL.
  * `done` rejects only for local failures (outDir not writable), never for stream problems.
  */
+/** The cause keeps the details for the log; the message (which may reach a caller) names no server path. */
+function writeError(err: Error): Error {
+  return new Error(`live pull: cannot write the task's media directory (${(err as NodeJS.ErrnoException).code ?? "error"})`, { cause: err });
+}
+
 export function startLivePull(o: LivePullOptions): LivePull {
   const intervalSec = o.frameIntervalSec === null ? null : clamp(o.frameIntervalSec, FRAME_INTERVAL_MIN_SEC, FRAME_INTERVAL_MAX_SEC);
   const segmentSec = o.segmentSec && o.segmentSec > 0 ? o.segmentSec : DEFAULT_SEGMENT_SEC;
@@ -53,8 +58,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
 
   const done: Promise<LivePullEnd> = (async () => {
     await output.written;
-    // the cause keeps the details for the log; the message (which may reach a caller) names no server path
-    if (output.error) throw new Error(`live pull: cannot write the task's media directory (${(output.error as NodeJS.ErrnoException).code ?? "error"})`, { cause: output.error });
+    if (output.error) throw writeError(output.error);
     if (state.stopped) return { reason: "stopped" };
     let input: GuardedLiveInput;
     try {
@@ -79,7 +83,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
       }
       await output.written;
       const late = output.error as Error | null; // set by the write chain while we awaited
-      if (late) throw new Error(`live pull: cannot write to ${o.outDir}: ${late.message}`, { cause: late });
+      if (late) throw writeError(late);
       if (state.stopped) return { reason: "stopped" };
       const end = liveEndOf(run, { isHls, bytesIn: counters.bytesIn });
       if (end.reason !== "failed" || !input.proxy) return end;

@@ -146,7 +146,7 @@ const DISK_WATCH_MS = 1000;
 const NO_SPACE = "cannot write the task's media directory: disk full (ENOSPC)";
 
 /** A pull whose frame or clip could not be written for lack of space ends as failed, saying so; other errors stand. */
-function noSpaceEnd(err: Error): LivePullEnd {
+export function noSpaceEnd(err: Error): LivePullEnd {
   const code = (err.cause as NodeJS.ErrnoException | undefined)?.code;
   if (code !== "ENOSPC" && code !== "EDQUOT") throw err;
   return { reason: "failed", errorCode: 3002, message: NO_SPACE, gotData: true };

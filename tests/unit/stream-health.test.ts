@@ -25,7 +25,7 @@ test("-dump lines become packets; header lines still parse; errors are read with
 test("meter: fps and bitrate over media time (a burst reads as the stream's rate), audio level and silence", () => {
   let video: number | null = 0;
   const m = new LiveMeter(-60, () => video);
-  assert.deepEqual(m.reading(1000), { lastMediaAt: null, inputFps: null, inputKbps: null, audioDb: null, silentSince: null }, "connecting: unknown, not 0");
+  assert.deepEqual(m.reading(1000), { lastMediaAt: null, inputFps: null, inputKbps: null, audioDb: null, silentSince: null, audioSec: 0 }, "connecting: unknown, not 0");
   // 2 s of 15 fps video and 8 kB audio packets, all read at once (the join burst)
   for (let i = 0; i <= 30; i++) m.packet(0, i / 15, 2500, 1000);
   for (let i = 0; i <= 20; i++) m.packet(1, i / 10, 500, 1000);
@@ -46,6 +46,7 @@ test("meter: fps and bitrate over media time (a burst reads as the stream's rate
   m.pcm(Buffer.alloc(32_000), 9000);
   assert.equal(m.reading(9000).audioDb, -100);
   assert.equal(m.reading(9000).silentSince, 8000);
+  assert.equal(m.reading(9000).audioSec, 2, "two seconds of audio received, the split sample counted once");
 });
 
 test("monitor: connected → flagged → source lost → retrying k of n → recovered → ended, each once", async () => {
@@ -55,7 +56,7 @@ test("monitor: connected → flagged → source lost → retrying k of n → rec
   const mon = new StreamHealthMonitor({ requestId: "r", cadenceSec: 0.1, retries: 12, audioPulled: true, source: { counters, meter: () => meter }, sink: { event: (e) => void events.push(e), snapshot: () => undefined } });
   const tick = () => (mon as unknown as { tick(): void }).tick();
   mon.connecting(0);
-  meter = { lastMediaAt: Date.now(), inputFps: 15, inputKbps: 600, audioDb: -20, silentSince: null };
+  meter = { lastMediaAt: Date.now(), inputFps: 15, inputKbps: 600, audioDb: -20, silentSince: null, audioSec: 5 };
   mon.connected();
   assert.deepEqual(mon.snapshot().input, { fps: 15, kbps: 600 });
   await new Promise((r) => setTimeout(r, 300)); // > 2 × 0.1 s without media
@@ -73,7 +74,7 @@ test("monitor: connected → flagged → source lost → retrying k of n → rec
   mon.connecting(1);
   mon.pullEnded({ reason: "failed", errorCode: 3003, message: "timed out", gotData: false }, { attempt: 2, delayMs: 10 });
   mon.connecting(2);
-  meter = { lastMediaAt: Date.now(), inputFps: 15, inputKbps: 600, audioDb: -20, silentSince: null };
+  meter = { lastMediaAt: Date.now(), inputFps: 15, inputKbps: 600, audioDb: -20, silentSince: null, audioSec: 5 };
   mon.connected();
   assert.equal(mon.snapshot().flagged, null);
   mon.ended("closed", null);

@@ -156,7 +156,7 @@ export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePull
   return {
     done,
     stats: () => inner?.stats() ?? { frames: 0, segments: 0, bytesIn: 0 },
-    meter: () => inner?.meter?.() ?? { lastMediaAt: null, inputFps: null, inputKbps: null, audioDb: null, silentSince: null },
+    meter: () => inner?.meter?.() ?? { lastMediaAt: null, inputFps: null, inputKbps: null, audioDb: null, silentSince: null, audioSec: 0 },
     async stop(opts) {
       stopped = true;
       abort.abort();
