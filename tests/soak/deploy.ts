@@ -24,7 +24,7 @@ export interface SoakDeployment {
 }
 
 export async function deploy(o: { mode: "embedded" | "scaled"; streams: number; dashboard: boolean; retentionHours: number }): Promise<SoakDeployment> {
-  const shared = { STREAM_ADMISSION_WINDOW_SEC: "0", RESULT_RETENTION_HOURS: String(o.retentionHours), AUTO_INSTALL_PACKAGES: "0", PREVIEW_RETENTION_MIN: "0" };
+  const shared = { MAX_CONCURRENT_STREAMS: String(Math.max(8, o.streams)), STREAM_ADMISSION_WINDOW_SEC: "0", RESULT_RETENTION_HOURS: String(o.retentionHours), AUTO_INSTALL_PACKAGES: "0", PREVIEW_RETENTION_MIN: "0" };
   const dash: Record<string, string> = o.dashboard ? { SERVICE_ONLY: "0", SUPERVISOR_INITIAL_PASSWORD: FAULT_SUPERVISOR.password } : {};
   if (o.mode === "scaled") {
     const c = await startFaultCluster({
