@@ -53,6 +53,11 @@ export interface StreamHealthSnapshot extends StreamCounters {
    * once space is back (absent in snapshots stored before it existed)
    */
   storage?: { since: string; message: string } | null;
+  /**
+   * set by the dashboard, never by the server: a running stream whose snapshot has not been renewed for
+   * HEALTH_UNREPORTED_MS (live snapshots come every 2 s), or whose process is gone — its figures are old
+   */
+  unreported?: { lastAt: string } | null;
 }
 
 export type HealthEventKind = "connected" | "source_lost" | "retrying" | "recovered" | "stalled" | "ended" | "handover" | "disk_full" | "disk_ok";
@@ -109,6 +114,21 @@ export const noMediaText = (sec: number) => `no media for ${Math.round(sec)} s`;
 /** How healthy at a glance: ok (media flowing), warn (retrying, connecting, flagged, silent), down (ended by failure). */
 export function healthTone(s: StreamHealthSnapshot): "ok" | "warn" | "down" | "idle" {
   if (s.pull.state === "ended") return s.pull.endReason === "failed" ? "down" : "idle";
-  if (s.flagged || s.storage || s.pull.state !== "connected") return "warn";
+  if (s.unreported || s.flagged || s.storage || s.pull.state !== "connected") return "warn";
   return "ok";
+}
+
+/** A running stream's live snapshot older than this (it is renewed every 2 s) no longer says what its pull does. */
+export const HEALTH_UNREPORTED_MS = 15_000;
+
+/**
+ * The snapshot as the dashboard may show it at `now`: marked `unreported` when it was received more than
+ * HEALTH_UNREPORTED_MS ago, or when the process that ran the stream is gone (`gone`), and the pull has not ended.
+ * A wall card then stops saying "live" about a stream nobody reports on. `receivedAt` is the browser's own time of
+ * receipt, so a server clock ahead or behind changes nothing (a gone process: the snapshot's own time).
+ */
+export function markUnreported(s: StreamHealthSnapshot, receivedAt: number, now: number, gone = false): StreamHealthSnapshot {
+  if (s.pull.state === "ended" || now === 0) return s;
+  if (!gone && now - receivedAt <= HEALTH_UNREPORTED_MS) return s;
+  return { ...s, unreported: { lastAt: gone ? s.at : new Date(receivedAt).toISOString() } };
 }

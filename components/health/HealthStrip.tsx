@@ -5,7 +5,7 @@ import type { StreamKind } from "@/lib/dashboard-api";
 import { healthTone, pullStateText, type StreamHealthSnapshot } from "@/lib/stream-health";
 import { useNow } from "@/components/hooks/useNow";
 import { formatAgo } from "@/components/streams/bits";
-import { dbText, fpsText, type FrameCounts, kbpsText, levelShare, noMediaNow, untilText } from "./format";
+import { dbText, fpsText, type FrameCounts, kbpsText, levelShare, noMediaNow, unreportedText, untilText } from "./format";
 import HealthEvents from "./HealthEvents";
 import { TONE_DOT, TONE_TEXT } from "./HealthBadge";
 import type { useStreamHealth } from "./useStreamHealth";
@@ -66,6 +66,7 @@ export default function HealthStrip({ health, kind, frameCounts }: { health: Ret
   if (unavailable || !report) return null;
   const s = report.snapshot;
   const noMedia = s ? noMediaNow(s, now) : null;
+  const unreported = s ? unreportedText(s, now) : null;
   return (
     <div data-testid="health-strip" className="space-y-1.5 rounded-md border border-surface-line bg-surface-raised px-3 py-1.5 text-[11px]">
       <div className="flex flex-wrap items-center gap-x-5 gap-y-1">
@@ -76,6 +77,11 @@ export default function HealthStrip({ health, kind, frameCounts }: { health: Ret
             {s.storage && (
               <span data-testid="health-storage" title={s.storage.message} className="rounded bg-risk-reject/15 px-1.5 py-0.5 font-medium text-risk-reject">
                 {s.storage.message}
+              </span>
+            )}
+            {unreported && (
+              <span data-testid="health-unreported" title="no health report came for this running stream: the figures below are old (the process running it may be down, or the live connection lost)" className="rounded bg-risk-review/15 px-1.5 py-0.5 font-medium text-risk-review">
+                {unreported}
               </span>
             )}
             {noMedia && <span data-testid="health-flag" className="rounded bg-risk-review/15 px-1.5 py-0.5 font-medium text-risk-review">{noMedia}</span>}

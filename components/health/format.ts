@@ -23,18 +23,26 @@ export function noMediaNow(s: StreamHealthSnapshot, now: number): string | null 
 }
 
 /** What a running stream's media is doing: "live" only while it flows; null = not known (no snapshot yet, or a remote service). */
-export type MediaState = "live" | "connecting" | "retrying" | "paused" | "no-media" | "ended";
+export type MediaState = "live" | "connecting" | "retrying" | "paused" | "no-media" | "no-report" | "ended";
 
 export function mediaStateOf(s: StreamHealthSnapshot | null | undefined): MediaState | null {
   if (!s) return null;
+  if (s.unreported && s.pull.state !== "ended") return "no-report";
   if (s.pull.state === "connected") return s.flagged ? "no-media" : "live";
   return s.pull.state;
 }
 
-/** "live", "connecting", "retrying 5 of 12", "no media for 40 s". */
+/** "no report for 40 s": how long a running stream's health has not been renewed (null: it is current). */
+export function unreportedText(s: StreamHealthSnapshot, now: number): string | null {
+  if (!s.unreported || s.pull.state === "ended") return null;
+  return `no report for ${Math.max(0, Math.round((now - Date.parse(s.unreported.lastAt)) / 1000))} s`;
+}
+
+/** "live", "connecting", "retrying 5 of 12", "no media for 40 s", "no report for 20 s". */
 export function mediaStateText(s: StreamHealthSnapshot, now: number): string {
   const state = mediaStateOf(s);
   if (state === "live") return "live";
+  if (state === "no-report") return unreportedText(s, now) ?? "no report";
   if (state === "no-media") return noMediaNow(s, now) ?? "no media";
   return pullStateText(s.pull);
 }

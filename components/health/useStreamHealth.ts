@@ -1,9 +1,10 @@
 "use client";
 
 import { useState } from "react";
+import { useNow } from "@/components/hooks/useNow";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { STREAMS_ROOM, streamRoom } from "@/lib/events";
-import type { StreamHealthEvent, StreamHealthReport, StreamHealthSnapshot, StreamHealthUpdate } from "@/lib/stream-health";
+import { markUnreported, type StreamHealthEvent, type StreamHealthReport, type StreamHealthSnapshot, type StreamHealthUpdate } from "@/lib/stream-health";
 import { apiJson, ApiRequestError } from "@/components/api/http";
 import { useSocketConnected, useSocketRoom } from "@/components/hooks/useSocket";
 
@@ -46,14 +47,22 @@ export function useStreamHealth(requestId: string, running: boolean) {
     () => void client.invalidateQueries({ queryKey: key, exact: true }),
   );
   const unavailable = query.error instanceof ApiRequestError && query.error.status === 501;
-  return { report: query.data, error: unavailable ? null : query.error, unavailable };
+  // a snapshot not renewed for a while (or stored by a process that is gone) is marked, not shown as current
+  const now = useNow();
+  const data = query.data;
+  const report = data?.snapshot && running ? { ...data, snapshot: markUnreported(data.snapshot, query.dataUpdatedAt, now, !data.live) } : data;
+  return { report, error: unavailable ? null : query.error, unavailable };
 }
 
-/** The wall: the newest snapshot of one stream from `stream:health` in the streams room (no fetch per card). */
+/**
+ * The wall: the newest snapshot of one stream from `stream:health` in the streams room (no fetch per card),
+ * marked unreported once none has come for HEALTH_UNREPORTED_MS.
+ */
 export function useLiveHealth(requestId: string): StreamHealthSnapshot | null {
-  const [snapshot, setSnapshot] = useState<StreamHealthSnapshot | null>(null);
+  const [latest, setLatest] = useState<{ snapshot: StreamHealthSnapshot; receivedAt: number } | null>(null);
   useSocketRoom(STREAMS_ROOM, "stream:health", (u) => {
-    if (u.snapshot.requestId === requestId) setSnapshot((old) => (old && Date.parse(old.at) > Date.parse(u.snapshot.at) ? old : u.snapshot));
+    if (u.snapshot.requestId === requestId) setLatest((old) => (old && Date.parse(old.snapshot.at) > Date.parse(u.snapshot.at) ? old : { snapshot: u.snapshot, receivedAt: Date.now() }));
   });
-  return snapshot;
+  const now = useNow();
+  return latest && markUnreported(latest.snapshot, latest.receivedAt, now);
 }

@@ -38,5 +38,6 @@ export function StreamStatusPill({ status, health }: { status: StreamSummary["st
 export function staleNowReason(running: boolean, health: StreamHealthSnapshot | null | undefined): string | null {
   const state = running ? mediaStateOf(health) : null;
   if (state === null || state === "live" || state === "ended") return null;
+  if (state === "no-report") return "no health report is coming in: this is the last result known, maybe not a current one";
   return "no media is coming in: this is the last result before it stopped, not a current one";
 }

@@ -8,8 +8,8 @@ import { classifyLiveFailure, LiveStderrParser } from "../../server/ingest/live-
 import { liveEndOf } from "../../server/ingest/live-outcome";
 import type { RunOutcome } from "../../server/ingest/live-run";
 import { StreamHealthMonitor, type NewHealthEvent } from "../../server/health/monitor";
-import type { StreamHealthSnapshot } from "../../lib/stream-health";
-import { mediaStateOf, mediaStateText, noMediaNow, noPictureText } from "../../components/health/format";
+import { healthTone, HEALTH_UNREPORTED_MS, markUnreported, type StreamHealthSnapshot } from "../../lib/stream-health";
+import { mediaStateOf, mediaStateText, noMediaNow, noPictureText, unreportedText } from "../../components/health/format";
 
 // ffmpeg 5.1's stderr, captured from a pull retried after its RTMP publisher was killed: the ingest server still
 // answered with the stream's headers (no media), ffmpeg mapped the streams, then failed to open the preview output.
@@ -129,4 +129,23 @@ test("media state: 'live' only while media flows; connecting, retrying and no me
   assert.equal(mediaStateText(quiet, at), "no media for 20 s");
   assert.equal(noPictureText(retrying), "no media yet");
   assert.equal(noPictureText(quiet), "source lost");
+});
+
+test("a running stream whose health stops coming is no longer 'live': 'no report for N s' from the last receipt, or at once when its process is gone", () => {
+  const received = Date.parse("2026-01-01T12:00:00.000Z"); // the browser's clock (the snapshot's own `at` is the server's)
+  const live = snap({});
+  assert.equal(markUnreported(live, received, received + HEALTH_UNREPORTED_MS), live, "renewed within the limit: shown as it is");
+  const old = markUnreported(live, received, received + HEALTH_UNREPORTED_MS + 1000);
+  assert.equal(mediaStateOf(old), "no-report");
+  assert.equal(healthTone(old), "warn", "never the green of a flowing stream");
+  assert.equal(mediaStateText(old, received + 40_000), "no report for 40 s", "counted from the last report received, ticking");
+  assert.equal(unreportedText(live, received + 40_000), null);
+  // the stored snapshot of a process that is gone (GET …/health answers live: false): marked at once, from its own time
+  const gone = markUnreported(live, received, received + 1000, true);
+  assert.equal(gone.unreported?.lastAt, live.at);
+  assert.equal(mediaStateOf(gone), "no-report");
+  // an ended pull is an answer, not a silence; and during server render (now 0) nothing is marked
+  const ended = snap({ pull: { state: "ended", endReason: "closed" } });
+  assert.equal(markUnreported(ended, received, received + 10 * HEALTH_UNREPORTED_MS, true), ended);
+  assert.equal(markUnreported(live, received, 0), live);
 });
