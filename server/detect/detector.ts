@@ -107,15 +107,15 @@ export class FrameDetector {
    * and its verdict (or error) goes to `done` at once, so the first frame waits only for the batched call.
    */
   async detectBatch(reqs: readonly DetectRequest[], done: (index: number, result: { verdict: FrameVerdict } | { error: unknown }) => void): Promise<void> {
-    const prepared: Array<Prepared | undefined> = [];
-    for (const [i, req] of reqs.entries()) {
-      try {
-        prepared.push(await this.prepare(req));
-      } catch (error) {
-        prepared.push(undefined);
-        done(i, { error });
-      }
-    }
+    const state = await this.refreshStores(); // once for the batch
+    const prepared: Array<Prepared | undefined> = await Promise.all(
+      reqs.map((req, i) =>
+        this.prepare(req, state).catch((error: unknown) => {
+          done(i, { error });
+          return undefined;
+        }),
+      ),
+    );
     for (const name of BATCHED_ENGINES) {
       const engine = this.engines[name] as BatchEngine | undefined;
       const at = prepared.flatMap((p, i) => (p?.plan.engines.has(name) ? [i] : []));
@@ -129,15 +129,14 @@ export class FrameDetector {
           prepared[i]!.outputs[name] = outs[k];
           prepared[i]!.timingsMs[name] = ms;
         });
-      } catch (error) {
-        for (const i of at) {
-          prepared[i] = undefined;
-          done(i, { error });
-        }
+      } catch {
+        // one bad frame (a JPEG whose header reads but whose pixels do not) must not fail the others: the batched
+        // engine's output is left out, so each frame runs it on its own in finish() and only a bad one fails
       }
     }
     for (const [i, p] of prepared.entries()) {
       if (!p) continue;
+      prepared[i] = undefined; // its pixels are freed as soon as its verdict is out, not with the whole batch
       try {
         done(i, { verdict: await this.finish(p) });
       } catch (error) {
@@ -147,7 +146,7 @@ export class FrameDetector {
   }
 
   /** A frame decoded enough to plan: its size, the engines it needs, its thresholds. */
-  private async prepare(req: DetectRequest): Promise<Prepared> {
+  private async prepare(req: DetectRequest, stores?: DetectState): Promise<Prepared> {
     const timingsMs: Record<string, number> = {};
     const t0 = performance.now();
     const meta = await sharp(req.jpeg).metadata().catch((e: Error) => {
@@ -158,7 +157,7 @@ export class FrameDetector {
     let pixels: Promise<RgbPixels> | undefined;
     const frame: Frame = { jpeg: req.jpeg, width: meta.autoOrient?.width ?? meta.width, height: meta.autoOrient?.height ?? meta.height, rgb: () => (pixels ??= decodeRgb(req.jpeg)) };
 
-    const state = await this.refreshStores();
+    const state = stores ?? (await this.refreshStores());
     const plan = planFrame(req.imgTypes, req.imgBusinessTypes, state);
     const request: FrameRequest = { imgTypes: new Set(req.imgTypes), businessTypes: new Set(req.imgBusinessTypes), thresholds: this.thresholds() };
     return { req, frame, plan, request, timingsMs, outputs: {} };

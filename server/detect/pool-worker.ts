@@ -19,6 +19,8 @@ export interface Slot {
   /** when the current jobs were dispatched (test hook: minimum job time) */
   dispatchedAt?: number;
   timer?: NodeJS.Timeout;
+  /** the pool's per-job timeout, re-armed after each result of a batch */
+  jobTimeoutMs?: number;
   lastError?: Error;
   /** set when the pool itself stops this worker (close or timeout): its exit is expected */
   retiring?: boolean;
@@ -41,12 +43,24 @@ export function startSlot(index: number, opts: DetectPoolOptions, engines: Engin
   return { index, worker, ready: false, started: false, exited: false, jobs: [] };
 }
 
-/** One of the slot's jobs is over (settled by the caller); with the last, the timeout is cleared. */
+/** One of the slot's jobs is over (settled by the caller): the others get a fresh timeout; with the last, it is cleared. */
 export function finishJob(slot: Slot, job: Job): void {
   slot.jobs = slot.jobs.filter((j) => j !== job);
-  if (slot.jobs.length > 0) return;
   clearTimeout(slot.timer);
   slot.timer = undefined;
+  if (slot.jobs.length > 0 && slot.jobTimeoutMs !== undefined) armTimeout(slot, slot.jobTimeoutMs);
+}
+
+/** Past `ms` without a result, the jobs still running are rejected and the worker terminated (its exit brings a replacement). */
+function armTimeout(slot: Slot, ms: number): void {
+  slot.timer = setTimeout(() => {
+    slot.ready = false; // no new job until the replacement is up
+    const late = slot.jobs;
+    slot.jobs = [];
+    slot.timer = undefined;
+    for (const job of late) job.reject(new JobTimeoutError(`frame not detected within ${ms} ms; worker ${slot.index} restarted`));
+    void slot.worker.terminate(); // onExit spawns the replacement
+  }, ms);
 }
 
 const jobMessage = (job: Job & { input: FrameInput }): JobMessage => {
@@ -55,20 +69,10 @@ const jobMessage = (job: Job & { input: FrameInput }): JobMessage => {
 };
 
 /**
- * Hand jobs to the worker: one job, or several frames as one batch (detected together). Past jobTimeoutMs per job
- * those still running are rejected and the worker terminated (its exit brings a replacement).
+ * Hand jobs to the worker: one job, or several frames as one batch (each settles on its own). jobTimeoutMs without
+ * any result (counted again after each one) rejects those still running and terminates the worker.
  */
 export function dispatchJobs(slot: Slot, jobs: Job[], jobTimeoutMs: number): void {
-  slot.jobs = [...jobs];
-  slot.dispatchedAt = Date.now();
-  slot.timer = setTimeout(() => {
-    slot.ready = false; // no new job until the replacement is up
-    const late = slot.jobs;
-    slot.jobs = [];
-    slot.timer = undefined;
-    for (const job of late) job.reject(new JobTimeoutError(`frame not detected within ${jobTimeoutMs * jobs.length} ms; worker ${slot.index} restarted`));
-    void slot.worker.terminate(); // onExit spawns the replacement
-  }, jobTimeoutMs * jobs.length);
   const frames = jobs.filter((j): j is Job & { input: FrameInput } => j.input !== undefined);
   let msg: ToWorker;
   if (jobs.length > 1 && frames.length === jobs.length) msg = { type: "batch", jobs: frames.map(jobMessage) };
@@ -76,10 +80,20 @@ export function dispatchJobs(slot: Slot, jobs: Job[], jobTimeoutMs: number): voi
   else if (jobs.length === 1) msg = { type: "embed", id: jobs[0].id, image: jobs[0].bytes };
   else throw new Error("only frames are detected in a batch");
   try {
-    slot.worker.postMessage(msg, jobs.map((j) => j.bytes.buffer as ArrayBuffer));
-  } catch {
-    slot.worker.postMessage(msg); // an untransferable buffer (e.g. Node's Buffer pool) is cloned instead
+    try {
+      slot.worker.postMessage(msg, jobs.map((j) => j.bytes.buffer as ArrayBuffer));
+    } catch {
+      slot.worker.postMessage(msg); // an untransferable buffer (e.g. Node's Buffer pool) is cloned instead
+    }
+  } catch (e) {
+    // not even a copy could be sent (a detached buffer): these jobs fail, the worker stays free for the next
+    for (const job of jobs) job.reject(e as Error);
+    return;
   }
+  slot.jobs = [...jobs];
+  slot.dispatchedAt = Date.now();
+  slot.jobTimeoutMs = jobTimeoutMs;
+  armTimeout(slot, jobTimeoutMs);
 }
 
 /** Stop a worker on purpose: reject its jobs, let it close its models, force it after 3 s. */

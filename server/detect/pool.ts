@@ -203,13 +203,15 @@ export class WorkerDetectPool implements DetectPool {
   }
 
   private pump(): void {
-    for (const slot of this.slots) {
+    const idle = this.slots.filter((slot) => slot.ready && slot.jobs.length === 0 && !slot.retiring);
+    for (const [k, slot] of idle.entries()) {
       if (this.queue.size === 0) return;
-      if (!slot.ready || slot.jobs.length > 0 || slot.retiring) continue;
-      // frames waiting at this moment go as one batch (up to maxBatch, round-robin over the lanes, so frames of
-      // different streams) when they ask for an engine that takes one; nothing waits for a batch to fill
+      // frames waiting at this moment go as one batch (round-robin over the lanes, so frames of different streams)
+      // when they ask for an engine that takes one; nothing waits for a batch to fill, and the waiting frames are
+      // shared among the idle workers first (a batch never leaves a worker idle while frames wait)
+      const cap = Math.min(this.maxBatch, Math.ceil(this.queue.size / (idle.length - k)));
       const jobs = [this.queue.take()!];
-      while (jobs.length < this.maxBatch && this.batchable(jobs[0]) && this.batchable(this.queue.peek())) jobs.push(this.queue.take()!);
+      while (jobs.length < cap && this.batchable(jobs[0]) && this.batchable(this.queue.peek())) jobs.push(this.queue.take()!);
       if (jobs.length > 1) {
         this.batches.count++;
         this.batches.frames += jobs.length;

@@ -87,3 +87,34 @@ test("pool: frames that do not ask for a batched engine are not batched", async 
   assert.equal(pool.stats().batches.count, before);
   assert.ok(rest.every((v) => v.timingsMs.nsfw === undefined));
 });
+
+test("pool: a frame whose header reads but whose pixels do not fails alone; the frames batched with it get their verdicts", async () => {
+  const good = await Promise.all(frames.map((f, i) => detect(f, `g${i}`)));
+  // a truncated JPEG: its header (and so the batch's planning) reads, its pixels do not decode
+  const broken = frames[1].subarray(0, Math.floor(frames[1].length * 0.6));
+  await assert.doesNotReject(sharp(broken).metadata(), "the header of the cut JPEG still reads");
+  const before = pool.stats().batches;
+  const first = detect(frames[0], "busy");
+  const mixed = await Promise.allSettled([detect(frames[0], "m0"), detect(broken, "bad"), detect(frames[2], "m2")]);
+  await first;
+  assert.deepEqual(pool.stats().batches, { count: before.count + 1, frames: before.frames + 3 }, "the three went as one batch");
+  assert.equal(mixed[1].status, "rejected", "the broken frame fails");
+  for (const [i, k] of [[0, 0], [2, 2]] as const) {
+    const r = mixed[i];
+    assert.equal(r.status, "fulfilled", `frame ${i} of the batch is not failed by the broken one`);
+    assert.deepEqual(comparable(r.value), comparable(good[k]));
+    assertSameScores(r.value.scores?.nsfw, good[k].scores?.nsfw, `frame ${i} nsfw`);
+  }
+});
+
+test("pool: a frame not detected within jobTimeoutMs is rejected saying so, and the worker is replaced", async () => {
+  const slow = new WorkerDetectPool({ dataDir: path.join(os.tmpdir(), "moderation-detect-batch"), engines: ["qrcode"], workers: 1, jobTimeoutMs: 1 });
+  try {
+    await slow.ready();
+    await assert.rejects(slow.detectFrame({ jpeg: new Uint8Array(frames[0]), imgTypes: ["QRCODE"], imgBusinessTypes: [], lane: "t" }), (e: Error) => e.name === "JobTimeoutError" && /within 1 ms; worker 0 restarted/.test(e.message));
+    // the replacement takes work again (and times out the same way: the limit is the pool's)
+    await assert.rejects(slow.detectFrame({ jpeg: new Uint8Array(frames[0]), imgTypes: ["QRCODE"], imgBusinessTypes: [], lane: "t" }), /within 1 ms/);
+  } finally {
+    await slow.close();
+  }
+});
