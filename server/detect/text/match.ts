@@ -11,6 +11,11 @@ export interface CompiledEntry {
   re: RegExp;
   label3: string;
   riskLevel: RiskLevel;
+  /**
+   * A word's prefilter: the regex can only match a text whose probe (probeOf) contains one of these; null (a regex
+   * rule) always runs. Most entries are settled by a substring search, their regex never runs (nor is compiled).
+   */
+  anchors: string[] | null;
 }
 
 export interface CompiledList {
@@ -102,14 +107,37 @@ export interface ImageTextOptions {
 /** The options the image-text lists are compiled with; speech transcripts use none. */
 export const IMAGE_TEXT: ImageTextOptions = { joinSpaces: true, oneError: true };
 
+/**
+ * The form both a text and a word's anchors are compared in: no whitespace (a phrase may be matched with its
+ * spaces dropped), and each character upper- then lower-cased, which maps every case variant the regex's `iu`
+ * flags accept to one character (ſ and S to s, ς and Σ to σ, the Kelvin sign to k). It may equate more than the
+ * regex does (ı and i), never less: the prefilter only lets through.
+ */
+export function probeOf(text: string): string {
+  return text.replace(/\s+/gu, "").toUpperCase().toLowerCase();
+}
+
+/**
+ * What any match of a word must contain, as probes: the whole word; with one OCR error allowed (oneErrorForms:
+ * one character substituted, dropped or added), one of its two halves is always left whole.
+ */
+export function anchorsOf(word: string, o: ImageTextOptions = {}): string[] {
+  const core = word.replace(/\s+/gu, "");
+  const probe = probeOf(core);
+  if (!(o.oneError && core.length >= MIN_ONE_ERROR_CHARS)) return [probe];
+  const half = Math.floor(core.length / 2);
+  return [probeOf(core.slice(0, half)), probeOf(core.slice(half))];
+}
+
 /** `o`: image-text lists (see wordToPattern); speech transcripts always have their spaces and are matched exactly. */
 export function compileLists(lists: readonly KeywordList[], o: ImageTextOptions = {}): CompiledList[] {
   return lists.map((list) => ({
     list,
     entries: list.entries.map((e): CompiledEntry => {
-      const pattern = typeof e === "string" ? wordToPattern(e, o) : "phrase" in e ? wordToPattern(e.phrase, o) : e.pattern;
+      const word = typeof e === "string" ? e : "phrase" in e ? e.phrase : null;
+      const pattern = word === null ? (e as { pattern: string }).pattern : wordToPattern(word, o);
       const own: { label3?: string; riskLevel?: RiskLevel } = typeof e === "string" ? {} : e;
-      return { id: entryId(e), re: new RegExp(pattern, "giu"), label3: own.label3 ?? list.label3, riskLevel: own.riskLevel ?? list.riskLevel };
+      return { id: entryId(e), re: new RegExp(pattern, "giu"), label3: own.label3 ?? list.label3, riskLevel: own.riskLevel ?? list.riskLevel, anchors: word === null ? null : anchorsOf(word, o) };
     }),
   }));
 }
@@ -123,11 +151,13 @@ interface RawMatch {
 /** Every match of every entry of the lists whose type is in `types`; inside one list, a match contained in a longer one is dropped. */
 export function matchLists(text: string, lists: readonly CompiledList[], types: ReadonlySet<string>): ListHit[] {
   const folded = foldForMatch(text);
+  let probe: string | null = null;
   const hits: ListHit[] = [];
   for (const { list, entries } of lists) {
     if (!types.has(list.type)) continue;
     const raw: RawMatch[] = [];
     for (const entry of entries) {
+      if (entry.anchors && !entry.anchors.some((a) => (probe ??= probeOf(folded)).includes(a))) continue;
       entry.re.lastIndex = 0;
       for (const m of folded.matchAll(entry.re)) {
         if (m[0].length > 0) raw.push({ start: m.index, end: m.index + m[0].length, entry });
