@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
-import { freePort } from "./second-server";
+import { reservePorts } from "./second-server";
 
 const { REDIS_URL, DATABASE_URL } = process.env;
 test.skip(!REDIS_URL || !DATABASE_URL, "REDIS_URL and DATABASE_URL are not both set: npm run cluster needs a real Redis and PostgreSQL");
@@ -28,10 +28,10 @@ test("npm run cluster: two nodes and two workers come up on a fresh data dir, sh
   const db = new URL(DATABASE_URL!);
   db.searchParams.set("options", `-c search_path=${schema}`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "moderation-cluster-"));
-  // two consecutive free ports for the nodes and for the workers
-  let port = await freePort();
-  while ((await freePort()) === port + 1) port = await freePort();
-  const [rtmp, flv, workerPort] = [await freePort(), await freePort(), await freePort()];
+  // two consecutive free ports for the nodes and two for the workers, and the ingest's two, all distinct
+  const reserved = await reservePorts(2, 2);
+  const [port, workerPort] = reserved.pairs;
+  const [rtmp, flv] = reserved.singles;
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), WORKER_PORT: String(workerPort), RTMP_PORT: String(rtmp), RTMP_HTTP_PORT: String(flv), DATA_DIR: dataDir, DATABASE_URL: db.toString(), REDIS_URL: REDIS_URL!, QUEUE_PREFIX: `e2e-cluster-${crypto.randomBytes(4).toString("hex")}`, AUTO_INSTALL_PACKAGES: "0", DETECT_WORKERS: "1", PREVIEW_RETENTION_MIN: "0" };
   delete env.MODERATION_ACCESS_KEYS;
   const proc = spawn(process.execPath, ["--import", "tsx", "server/cluster.ts"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });

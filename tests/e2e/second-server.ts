@@ -19,6 +19,36 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Free ports for a run that needs pairs (`p` and `p + 1`: `npm run cluster` gives its second node and worker the
+ * next port) and single ports: every one (each pair's second port too) is held until all are chosen, so none is
+ * handed out twice or falls inside another's pair.
+ */
+export async function reservePorts(pairs: number, singles: number): Promise<{ pairs: number[]; singles: number[] }> {
+  const held: net.Server[] = [];
+  const hold = (port: number) =>
+    new Promise<number | null>((resolve) => {
+      const srv = net.createServer();
+      srv.once("error", () => resolve(null));
+      srv.listen(port, "0.0.0.0", () => {
+        held.push(srv);
+        resolve((srv.address() as net.AddressInfo).port);
+      });
+    });
+  try {
+    const out = { pairs: [] as number[], singles: [] as number[] };
+    for (let tries = 0; out.pairs.length < pairs; tries++) {
+      if (tries > 50) throw new Error("no two consecutive free ports");
+      const first = await hold(0);
+      if (first !== null && first < 65535 && (await hold(first + 1)) !== null) out.pairs.push(first);
+    }
+    for (let i = 0; i < singles; i++) out.singles.push((await hold(0))!);
+    return out;
+  } finally {
+    await Promise.all(held.map((srv) => new Promise<void>((r) => srv.close(() => r()))));
+  }
+}
+
 /** Starts the server with `env` on top of the test's environment and waits for /api/health. */
 export async function startSecondServer(env: Record<string, string>): Promise<SecondServer> {
   const [port, rtmp, flv] = [await freePort(), await freePort(), await freePort()];
