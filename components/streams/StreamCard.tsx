@@ -22,7 +22,8 @@ export const streamHref = (requestId: string) => `/streams/${encodeURIComponent(
 function Thumbnail({ stream, name, health }: { stream: StreamSummary; name: string; health: StreamHealthSnapshot | null }) {
   if (stream.lastFrameUrl === null) {
     const state = stream.status === "running" ? mediaStateOf(health) : null;
-    const why = stream.kind === "audio" ? "audio only" : state !== null && state !== "live" && state !== "ended" ? noPictureText(health) : "no frame yet";
+    // no report: whether media flows is not known, and the state pill over the picture says so
+    const why = stream.kind === "audio" ? "audio only" : state === "no-report" ? "" : state !== null && state !== "live" && state !== "ended" ? noPictureText(health) : "no frame yet";
     return (
       <span data-testid="stream-thumb-empty" className="flex h-full items-center justify-center text-[10px] text-zinc-600">
         {why}
