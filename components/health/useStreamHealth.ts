@@ -47,10 +47,11 @@ export function useStreamHealth(requestId: string, running: boolean) {
     () => void client.invalidateQueries({ queryKey: key, exact: true }),
   );
   const unavailable = query.error instanceof ApiRequestError && query.error.status === 501;
-  // a snapshot not renewed for a while (or stored by a process that is gone) is marked, not shown as current
+  // a snapshot not renewed for a while is marked, not shown as current (a stored one, `live: false`, as any other:
+  // in scaled mode a node's answer is always the stored one, and the worker's live snapshots follow within 2 s)
   const now = useNow();
   const data = query.data;
-  const report = data?.snapshot && running ? { ...data, snapshot: markUnreported(data.snapshot, query.dataUpdatedAt, now, !data.live) } : data;
+  const report = data?.snapshot && running ? { ...data, snapshot: markUnreported(data.snapshot, query.dataUpdatedAt, now) } : data;
   return { report, error: unavailable ? null : query.error, unavailable };
 }
 
