@@ -55,7 +55,7 @@ export interface StreamHealthSnapshot extends StreamCounters {
   storage?: { since: string; message: string } | null;
   /**
    * set by the dashboard, never by the server: a running stream whose snapshot has not been renewed for
-   * HEALTH_UNREPORTED_MS (live snapshots come every 2 s), or whose process is gone — its figures are old
+   * HEALTH_UNREPORTED_MS (live snapshots come every 2 s): its figures are old
    */
   unreported?: { lastAt: string } | null;
 }
@@ -123,12 +123,13 @@ export const HEALTH_UNREPORTED_MS = 15_000;
 
 /**
  * The snapshot as the dashboard may show it at `now`: marked `unreported` when it was received more than
- * HEALTH_UNREPORTED_MS ago, or when the process that ran the stream is gone (`gone`), and the pull has not ended.
- * A wall card then stops saying "live" about a stream nobody reports on. `receivedAt` is the browser's own time of
- * receipt, so a server clock ahead or behind changes nothing (a gone process: the snapshot's own time).
+ * HEALTH_UNREPORTED_MS ago and its pull has not ended, so a wall card stops saying "live" about a stream nobody
+ * reports on. `receivedAt` is the browser's own time of receipt: a server clock ahead or behind changes nothing.
  */
-export function markUnreported(s: StreamHealthSnapshot, receivedAt: number, now: number, gone = false): StreamHealthSnapshot {
-  if (s.pull.state === "ended" || now === 0) return s;
-  if (!gone && now - receivedAt <= HEALTH_UNREPORTED_MS) return s;
-  return { ...s, unreported: { lastAt: gone ? s.at : new Date(receivedAt).toISOString() } };
+export function markUnreported(s: StreamHealthSnapshot, receivedAt: number, now: number): StreamHealthSnapshot {
+  if (s.pull.state === "ended" || now === 0 || now - receivedAt <= HEALTH_UNREPORTED_MS) return s;
+  return { ...s, unreported: { lastAt: new Date(receivedAt).toISOString() } };
 }
+
+/** What a "no report" marker means, for its tooltip. */
+export const UNREPORTED_TITLE = "no health report came for this running stream: its figures are old (the process running it may be down, or the live connection lost)";

@@ -1,6 +1,6 @@
 "use client";
 
-import { healthTone, pullStateText, type StreamHealthSnapshot } from "@/lib/stream-health";
+import { healthTone, pullStateText, UNREPORTED_TITLE, type StreamHealthSnapshot } from "@/lib/stream-health";
 import { useNow } from "@/components/hooks/useNow";
 import { fpsText, kbpsText, noMediaNow, unreportedText } from "./format";
 import { useLiveHealth } from "./useStreamHealth";
@@ -14,7 +14,7 @@ export function HealthBadgeView({ snapshot }: { snapshot: StreamHealthSnapshot }
   const tone = healthTone(snapshot);
   const noMedia = noMediaNow(snapshot, now);
   const text = unreportedText(snapshot, now) ?? (snapshot.storage && snapshot.pull.state !== "ended" ? "disk full" : null) ?? noMedia ?? (snapshot.pull.state === "connected" ? `${fpsText(snapshot.input.fps)} · ${kbpsText(snapshot.input.kbps)}` : pullStateText(snapshot.pull));
-  const title = [snapshot.unreported ? "its figures are old: no health report came (the process running it may be down or the live connection lost)" : null, pullStateText(snapshot.pull), snapshot.audio.silent ? "audio silent" : null, snapshot.storage?.message ?? null, snapshot.lastError ? `last error: ${snapshot.lastError.message}` : null].filter(Boolean).join(" · ");
+  const title = [snapshot.unreported ? UNREPORTED_TITLE : null, pullStateText(snapshot.pull), snapshot.audio.silent ? "audio silent" : null, snapshot.storage?.message ?? null, snapshot.lastError ? `last error: ${snapshot.lastError.message}` : null].filter(Boolean).join(" · ");
   return (
     <span data-testid="health-badge" data-state={snapshot.pull.state} data-flagged={snapshot.flagged ? "1" : "0"} title={title} className={`inline-flex items-center gap-1 text-[10px] tabular-nums ${TONE_TEXT[tone]}`}>
       <span aria-hidden className={`h-1.5 w-1.5 rounded-full ${TONE_DOT[tone]}`} />

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import type { StreamKind } from "@/lib/dashboard-api";
-import { healthTone, pullStateText, type StreamHealthSnapshot } from "@/lib/stream-health";
+import { healthTone, pullStateText, UNREPORTED_TITLE, type StreamHealthSnapshot } from "@/lib/stream-health";
 import { useNow } from "@/components/hooks/useNow";
 import { formatAgo } from "@/components/streams/bits";
 import { dbText, fpsText, type FrameCounts, kbpsText, levelShare, noMediaNow, unreportedText, untilText } from "./format";
@@ -80,7 +80,7 @@ export default function HealthStrip({ health, kind, frameCounts }: { health: Ret
               </span>
             )}
             {unreported && (
-              <span data-testid="health-unreported" title="no health report came for this running stream: the figures below are old (the process running it may be down, or the live connection lost)" className="rounded bg-risk-review/15 px-1.5 py-0.5 font-medium text-risk-review">
+              <span data-testid="health-unreported" title={UNREPORTED_TITLE} className="rounded bg-risk-review/15 px-1.5 py-0.5 font-medium text-risk-review">
                 {unreported}
               </span>
             )}

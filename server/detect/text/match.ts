@@ -123,8 +123,7 @@ export function probeOf(text: string): string {
  */
 export function anchorsOf(word: string, o: ImageTextOptions = {}): string[] {
   const core = word.replace(/\s+/gu, "");
-  const probe = probeOf(core);
-  if (!(o.oneError && core.length >= MIN_ONE_ERROR_CHARS)) return [probe];
+  if (!(o.oneError && core.length >= MIN_ONE_ERROR_CHARS)) return [probeOf(core)];
   const half = Math.floor(core.length / 2);
   return [probeOf(core.slice(0, half)), probeOf(core.slice(half))];
 }
