@@ -9,7 +9,6 @@ import { openStore } from "./store/db";
 import { capabilityTable } from "./detect";
 import { ingestAccess } from "./demo/ingest-access";
 import { startRtmpServer, type RtmpServer } from "./demo/rtmp-server";
-import { closeWhepRelay } from "./ingest/webrtc/whep-source";
 import { createDemo } from "./dashboard/demo";
 import { inProcessFetch } from "./dashboard/in-process";
 import { createAuth } from "./auth";
@@ -238,7 +237,6 @@ export async function startApp(config: Config, opts: { withNext: boolean; log?: 
       await new Promise<void>((r) => server.close(() => r()));
       unwatch();
       await engine?.stop();
-      await closeWhepRelay();
       if (!engine) await store.close();
       await closeNext?.();
     },

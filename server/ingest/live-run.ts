@@ -9,7 +9,7 @@ import type { LiveMeter } from "./live-meter";
 import type { LiveOutput } from "./live-output";
 import { PcmSegmenter } from "./live-pcm";
 import { LiveStderrParser } from "./live-stderr";
-import type { LivePreviewSink } from "./live-types";
+import type { LivePullOptions } from "./live-types";
 import type { OwnedProcess, ProcessResult } from "./process";
 
 const MIN_TAIL_SEC = 1;
@@ -40,7 +40,7 @@ export interface LiveRunContext {
   meter: LiveMeter;
   counters: { bytesIn: number };
   /** read at each run, as the caller set it */
-  options: { preview?: LivePreviewSink };
+  options: Pick<LivePullOptions, "preview" | "localInput">;
   intervalSec: number | null;
   segmentSec: number;
   ioTimeoutMs: number;
@@ -136,6 +136,13 @@ export async function runLiveOnce(ctx: LiveRunContext, plan: LiveArgs, env: Guar
     },
   });
   state.current = proc;
+  ctx.options.localInput?.readerStarted?.();
+  // a local input whose source is gone: end the run as a source that stopped sending (no wait for the watchdog)
+  void ctx.options.localInput?.ended?.then(() => {
+    if (stalled || state.stopped || state.current !== proc) return;
+    stalled = true;
+    void quickStop(proc, "timeout");
+  });
   const audioPipe = proc.child.stdio[3] as Readable | null | undefined;
   audioPipe?.on("data", (chunk: Buffer) => {
     media(chunk.length);

@@ -36,6 +36,13 @@ export interface LivePullOptions {
    * decoding every frame. false: every frame decoded, the first one at or after each slot captured.
    */
   keyframes?: boolean;
+  /**
+   * An input this process made itself, given to ffmpeg as is instead of `url` (which then only names the source in
+   * messages): a WHEP pull's SDP file of loopback RTP ports (webrtc/whep-source.ts). It opens nothing else, so the
+   * egress guard has nothing to check. `readerStarted` is called as each ffmpeg run starts (a keyframe request);
+   * `ended` resolves when the source behind the file is gone (the peer left): the run ends as a source that stopped.
+   */
+  localInput?: { path: string; inputArgs: string[]; readerStarted?(): void; ended?: Promise<void> };
   /** ffmpeg -rw_timeout (connect and read); default 10000. */
   ioTimeoutMs?: number;
   /** First media data received. */

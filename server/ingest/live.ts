@@ -32,6 +32,8 @@ function writeError(err: Error): Error {
   return new Error(`live pull: cannot write the task's media directory (${(err as NodeJS.ErrnoException).code ?? "error"})`, { cause: err });
 }
 
+const localInputOf = (l: NonNullable<LivePullOptions["localInput"]>): GuardedLiveInput => ({ url: l.path, inputArgs: l.inputArgs, env: undefined, proxy: null, close: async () => undefined });
+
 export function startLivePull(o: LivePullOptions): LivePull {
   const intervalSec = o.frameIntervalSec === null ? null : clamp(o.frameIntervalSec, FRAME_INTERVAL_MIN_SEC, FRAME_INTERVAL_MAX_SEC);
   const segmentSec = o.segmentSec && o.segmentSec > 0 ? o.segmentSec : DEFAULT_SEGMENT_SEC;
@@ -62,7 +64,7 @@ export function startLivePull(o: LivePullOptions): LivePull {
     if (state.stopped) return { reason: "stopped" };
     let input: GuardedLiveInput;
     try {
-      input = await guardLiveInput(o.url, o.egress);
+      input = o.localInput ? localInputOf(o.localInput) : await guardLiveInput(o.url, o.egress);
     } catch (err) {
       if (err instanceof UrlRefusedError) return { reason: "failed", errorCode: 3001, message: `refused by the egress guard: ${err.message}`, gotData: false };
       throw err;
@@ -86,6 +88,8 @@ export function startLivePull(o: LivePullOptions): LivePull {
       if (late) throw writeError(late);
       if (state.stopped) return { reason: "stopped" };
       const end = liveEndOf(run, { isHls, bytesIn: counters.bytesIn });
+      // ffmpeg names the local input's file: the caller knows the source by its URL
+      if (end.reason === "failed" && o.localInput) return { ...end, message: end.message.split(o.localInput.path).join(o.url) };
       if (end.reason !== "failed" || !input.proxy) return end;
       // ffmpeg names the gateway's local URL: the caller knows the URL it gave
       const message = input.proxy.originalsIn(end.message);

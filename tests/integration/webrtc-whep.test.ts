@@ -2,6 +2,7 @@
 // stack (Debian chromium answering with its fake camera + microphone behind a tiny signalling shim), under the
 // egress rules (signalling pinned, ICE pairs to refused addresses dropped), with NORMAL's stream-end codes.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import net, { type AddressInfo } from "node:net";
 import os from "node:os";
@@ -69,6 +70,30 @@ test("a WHEP source served by chromium is pulled: frame and audio callbacks, the
     await rx.close();
     await whep.stopAll();
     await whep.close();
+  }
+});
+
+test("the WHEP RTP goes straight into the capture ffmpeg (an SDP file, no relay); the far side leaving ends the run as a source that stopped, without waiting for the stall watchdog", async () => {
+  const whep = await browser.serveWhep();
+  const dir = await mkdtemp(path.join(os.tmpdir(), "whep-direct-"));
+  const frames: number[] = [];
+  try {
+    // an I/O timeout far beyond the wait below: only the peer's end can end this run in time
+    const pull = openWhepPull(whep.url, { allowPrivate: true }, { frameIntervalSec: 1, audio: false, outDir: dir, ioTimeoutMs: 600_000, onFrame: (f) => frames.push(f.index), onSegment: () => undefined });
+    await waitFor(async () => frames.length >= 2, 60_000);
+    const ffmpegs = spawnSync("ps", ["-eo", "args"], { encoding: "utf8" }).stdout.split("\n").filter((l) => /ffmpeg/.test(l) && l.includes("webrtc-relay-"));
+    assert.equal(ffmpegs.length, 1, `one ffmpeg reads the forwarded RTP: ${ffmpegs.join(" | ")}`);
+    assert.match(ffmpegs[0], /-f sdp .*-i \S+\.sdp .*image2pipe/, "and it is the capture itself (JPEGs on its stdout), not a transcoding relay");
+    assert.doesNotMatch(ffmpegs[0], /libx264|flv/);
+    let settled: Awaited<typeof pull.done> | null = null;
+    void pull.done.then((e) => (settled = e));
+    await whep.stopAll();
+    await waitFor(async () => settled, 60_000);
+    assert.deepEqual(settled, { reason: "ended", gotData: true, finite: false });
+    assert.equal(whep.deletes(), 1, "the session was deleted");
+  } finally {
+    await whep.close();
+    await rm(dir, { recursive: true, force: true });
   }
 });
 

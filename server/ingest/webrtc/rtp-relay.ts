@@ -1,6 +1,7 @@
 // Hands the media a werift peer receives to ffmpeg: each negotiated track's (decrypted) RTP goes unchanged to a
-// loopback UDP port that ffmpeg reads through an SDP file, so ffmpeg does the depacketising (H.264, VP8, Opus) and
-// the caller's output args decide what comes out (WHIP: an FLV publish to the app's own RTMP ingest).
+// loopback UDP port that ffmpeg reads through an SDP file, so ffmpeg does the depacketising (H.264, VP8, Opus).
+// startRtpForward is that hand-over alone (a WHEP pull gives the SDP straight to its capture ffmpeg);
+// startRtpRelay adds an ffmpeg whose output args the caller decides (WHIP: an FLV publish to the app's RTMP ingest).
 import dgram from "node:dgram";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -8,6 +9,18 @@ import path from "node:path";
 import type { RTCPeerConnection, RTCRtpTransceiver } from "werift";
 import { startFfmpeg } from "../ffmpeg";
 import { ffmpegSdp, rtpMediaOf, type RtpMedia } from "./codecs";
+
+export interface RtpForward {
+  /** The negotiated media lines, as written in the SDP file. */
+  media: RtpMedia[];
+  /** An SDP file ffmpeg reads the forwarded RTP through (removed by close). */
+  sdpPath: string;
+  /** RTP packets forwarded so far, by kind. */
+  packets: { video: number; audio: number };
+  /** Asks the sender for keyframes while a new reader starts (it can only begin decoding at one). */
+  readerStarted(): void;
+  close(): Promise<void>;
+}
 
 export interface RtpRelay {
   /** The negotiated media lines handed to ffmpeg. */
@@ -23,6 +36,14 @@ export interface RtpRelayOptions {
   /** ffmpeg output arguments, e.g. ["-c:v", "libx264", …, "-f", "flv", "rtmp://…"]. */
   output: (media: RtpMedia[]) => string[];
   log?: (m: string) => void;
+}
+
+/**
+ * ffmpeg input options for a forward's SDP file: only the SDP demuxer, only the file and loopback RTP/UDP it names.
+ * Losses are repaired by werift's NACKs before forwarding, so the reorder queue rarely holds anything.
+ */
+export function rtpInputArgs(): string[] {
+  return ["-protocol_whitelist", "file,udp,rtp", "-f", "sdp", "-reorder_queue_size", "200"];
 }
 
 /** A free loopback UDP port whose successor (ffmpeg's RTCP port) was also free a moment ago. */
@@ -52,10 +73,11 @@ export function negotiatedMedia(pc: RTCPeerConnection): Array<{ media: RtpMedia;
   return out;
 }
 
-/** Keyframe requests while ffmpeg starts (it can only begin decoding at one), then a slow keep-alive. */
+/** Keyframe requests while a reader starts (after each readerStarted), then a slow keep-alive. */
 const PLI_AT_MS = [300, 1000, 2000, 4000];
+const PLI_KEEPALIVE_MS = 10_000;
 
-export async function startRtpRelay(pc: RTCPeerConnection, o: RtpRelayOptions): Promise<RtpRelay> {
+export async function startRtpForward(pc: RTCPeerConnection): Promise<RtpForward> {
   const tracks = negotiatedMedia(pc);
   if (tracks.length === 0) throw new Error("no H.264/VP8 video or Opus audio was negotiated");
   const ports = new Map<string, number>();
@@ -63,21 +85,12 @@ export async function startRtpRelay(pc: RTCPeerConnection, o: RtpRelayOptions): 
   const dir = await mkdtemp(path.join(tmpdir(), "webrtc-relay-"));
   const sdpPath = path.join(dir, "in.sdp");
   await writeFile(sdpPath, ffmpegSdp(tracks.map((t) => ({ ...t.media, port: ports.get(t.media.kind)! }))));
-  const media = tracks.map((t) => t.media);
-  const input = ["-protocol_whitelist", "file,udp,rtp", "-analyzeduration", "2000000", "-probesize", "2000000", "-reorder_queue_size", "200", "-i", sdpPath];
-  const stderr: string[] = [];
-  const proc = startFfmpeg(["-loglevel", "warning", ...input, ...o.output(media)], {
-    onStderrLine: (l) => {
-      stderr.push(l);
-      if (stderr.length > 30) stderr.shift();
-    },
-  });
   const sock = dgram.createSocket("udp4");
   sock.on("error", () => {}); // loopback sends to a port nobody reads yet: ICMP errors are expected, not fatal
   await new Promise<void>((resolve) => sock.bind(0, "127.0.0.1", () => resolve()));
   const packets = { video: 0, audio: 0 };
   const subs: Array<{ unSubscribe(): void }> = [];
-  const timers: NodeJS.Timeout[] = [];
+  let startTimers: NodeJS.Timeout[] = [];
   let closed = false;
   const videoSsrcs = new Set<number>();
   for (const { media: m, transceiver } of tracks) {
@@ -96,34 +109,57 @@ export async function startRtpRelay(pc: RTCPeerConnection, o: RtpRelayOptions): 
     for (const track of transceiver.receiver.tracks) attach(track);
     transceiver.onTrack.subscribe((track) => attach(track));
   }
+  const video = tracks.find((t) => t.media.kind === "video");
   const pli = () => {
-    const video = tracks.find((t) => t.media.kind === "video");
     if (closed || !video) return;
     for (const ssrc of videoSsrcs) void video.transceiver.receiver.sendRtcpPLI(ssrc).catch(() => {});
   };
-  for (const ms of PLI_AT_MS) timers.push(setTimeout(pli, ms));
-  timers.push(setInterval(pli, 10_000));
-
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    for (const t of timers) clearTimeout(t);
-    for (const s of subs) s.unSubscribe();
-    sock.close();
-    await proc.stop("aborted");
-  };
-  const done = proc.done.then(async (r) => {
-    if (!closed) o.log?.(`[webrtc] ffmpeg relay exited (${r.code ?? r.signal}): ${stderr.slice(-3).join(" | ")}`);
-    closed = true;
-    for (const t of timers) clearTimeout(t);
-    for (const s of subs) s.unSubscribe();
-    try {
+  const keepAlive = setInterval(pli, PLI_KEEPALIVE_MS);
+  return {
+    media: tracks.map((t) => t.media),
+    sdpPath,
+    packets,
+    readerStarted() {
+      if (closed) return;
+      for (const t of startTimers) clearTimeout(t);
+      startTimers = PLI_AT_MS.map((ms) => setTimeout(pli, ms));
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(keepAlive);
+      for (const t of startTimers) clearTimeout(t);
+      for (const s of subs) s.unSubscribe();
       sock.close();
-    } catch {
-      /* already closed */
-    }
-    await rm(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startRtpRelay(pc: RTCPeerConnection, o: RtpRelayOptions): Promise<RtpRelay> {
+  const fwd = await startRtpForward(pc);
+  const input = [...rtpInputArgs(), "-analyzeduration", "2000000", "-probesize", "2000000", "-i", fwd.sdpPath];
+  const stderr: string[] = [];
+  let closing = false;
+  const proc = startFfmpeg(["-loglevel", "warning", ...input, ...o.output(fwd.media)], {
+    onStderrLine: (l) => {
+      stderr.push(l);
+      if (stderr.length > 30) stderr.shift();
+    },
+  });
+  fwd.readerStarted();
+  const done = proc.done.then(async (r) => {
+    if (!closing) o.log?.(`[webrtc] ffmpeg relay exited (${r.code ?? r.signal}): ${stderr.slice(-3).join(" | ")}`);
+    await fwd.close();
     return { code: r.code, stderrTail: stderr.join("\n") };
   });
-  return { media, packets, done, close: async () => (await close(), void (await done)) };
+  const close = async () => {
+    if (!closing) {
+      closing = true;
+      await fwd.close();
+      await proc.stop("aborted");
+    }
+    await done;
+  };
+  return { media: fwd.media, packets: fwd.packets, done, close };
 }

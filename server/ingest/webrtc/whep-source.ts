@@ -1,32 +1,18 @@
 // streamType WEBRTC: `data.url` is a WHEP endpoint. Each pull run is one WHEP session: offer (recv-only) POSTed
-// to the checked, pinned address; the answer's media (ICE held to the same egress rules, ice-guard.ts) relayed
-// into ffmpeg, published on a private loopback RTMP relay, and pulled from there by the ordinary live pull, so
+// to the checked, pinned address; the answer's media (ICE held to the same egress rules, ice-guard.ts) forwarded as
+// RTP to loopback ports that the ordinary live pull's own ffmpeg reads (an SDP file: no transcode, no relay hop), so
 // frames, audio segments, preview, health, retries and stream-end codes are exactly those of a NORMAL stream.
-import { randomBytes } from "node:crypto";
 import type { RTCPeerConnection } from "werift";
 import type { EgressPolicy } from "../../net/egress-proxy";
 import { pinnedRequest, type CheckedTarget } from "../../net/pinned";
-import { startRtmpServer, type RtmpServer } from "../../demo/rtmp-server";
-import { whipOutputArgs } from "../../demo/whip";
 import { startLivePull, type LivePull, type LivePullEnd, type LivePullOptions } from "../live";
 import { checkUrl, UrlRefusedError } from "../url-guard";
 import { iceGuard } from "./ice-guard";
 import type { WebrtcNetwork } from "./network";
 import { gathered, newPeer, onPeerEnd } from "./peer";
-import { startRtpRelay, type RtpRelay } from "./rtp-relay";
+import { rtpInputArgs, startRtpForward, type RtpForward } from "./rtp-relay";
 
 const MAX_ANSWER_BYTES = 64 * 1024;
-
-// one loopback RTMP relay per process for every WHEP pull, started on first use
-let relayServer: Promise<RtmpServer> | null = null;
-const relay = () => (relayServer ??= startRtmpServer({ rtmpPort: 0, httpPort: 0, host: "127.0.0.1" }));
-
-/** Closes the WHEP relay (the service's shutdown; a later WHEP pull starts a new one). */
-export async function closeWhepRelay(): Promise<void> {
-  const s = relayServer;
-  relayServer = null;
-  await (await s?.catch(() => null))?.close();
-}
 
 type Failed = Extract<LivePullEnd, { reason: "failed" }>;
 const failed = (errorCode: Failed["errorCode"], message: string): Failed => ({ reason: "failed", errorCode, message, gotData: false });
@@ -72,7 +58,7 @@ export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePull
   let stopped = false;
   let inner: LivePull | null = null;
   let pc: RTCPeerConnection | null = null;
-  let rtp: RtpRelay | null = null;
+  let rtp: RtpForward | null = null;
   let resource: CheckedTarget | null = null;
   const abort = new AbortController();
 
@@ -131,22 +117,22 @@ export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePull
       const why = refusedIce.size ? ` (ICE candidates refused by the egress guard: ${[...refusedIce].join(", ")})` : "";
       return failed(3001, `WebRTC media did not connect within ${ioTimeoutMs} ms${why}`);
     }
-    const server = await relay();
-    const key = `whep-${randomBytes(8).toString("hex")}`;
-    rtp = await startRtpRelay(pc, { output: (media) => whipOutputArgs(media, server.rtmpUrl(key)) });
-    const peerGone = onPeerEnd(pc, () => void rtp?.close());
+    rtp = await startRtpForward(pc);
+    const fwd = rtp;
+    let peerEnded = () => {};
+    const ended = new Promise<void>((resolve) => (peerEnded = resolve));
+    const peerGone = onPeerEnd(pc, () => peerEnded());
     try {
-      let relayExited = false;
-      void rtp.done.then(() => void (relayExited = true));
-      if (!(await waitUntil(() => server.isPublishing(key) || relayExited, ioTimeoutMs + 5000, () => stopped)) || !server.isPublishing(key)) {
+      // the forward's RTP goes straight into the capture ffmpeg (no transcode, no relay hop): wait for the first
+      // packet only, so a peer that connects but sends nothing ends as a media failure, not as a stall
+      if (!(await waitUntil(() => fwd.packets.video + fwd.packets.audio > 0, ioTimeoutMs, () => stopped))) {
         if (stopped) return { reason: "stopped" };
-        return failed(3002, `no decodable media arrived over WebRTC (${rtp.media.map((m) => m.rtpmap).join(" + ")})`);
+        return failed(3002, `no media arrived over WebRTC (${fwd.media.map((m) => m.rtpmap).join(" + ")})`);
       }
       if (stopped) return { reason: "stopped" };
-      inner = startLivePull({ ...o, url: server.rtmpUrl(key) });
-      const end = await inner.done;
-      // the relay hop is an implementation detail: a failure names the WHEP URL, not the loopback relay
-      return end.reason === "failed" ? { ...end, message: end.message.split(server.rtmpUrl(key)).join(url) } : end;
+      // every frame decoded: a WebRTC sender sends keyframes only when asked (PLI), never on a GOP a cadence could use
+      inner = startLivePull({ ...o, url, keyframes: false, localInput: { path: fwd.sdpPath, inputArgs: rtpInputArgs(), readerStarted: () => fwd.readerStarted(), ended } });
+      return await inner.done;
     } finally {
       peerGone();
     }
