@@ -4,6 +4,7 @@ import { loopbackOnly, type IngestAccess } from "./ingest-access";
 import { randomBytes } from "node:crypto";
 import { addNmsLogSink, FlvSession, nmsContext, RtmpSession, type NmsSession } from "./nms";
 import { sameSecret } from "../net/constant-time";
+import { createWhepPlay, type WhepPlay } from "./whep-play";
 import { createWhip, type Whip } from "./whip";
 import type { WebrtcNetwork } from "../ingest/webrtc/network";
 
@@ -19,6 +20,8 @@ export interface RtmpServer {
   isPublishing(key: string): boolean;
   /** The WHIP endpoint on the HTTP port, null when not enabled. */
   whip: Whip | null;
+  /** WHEP playback of the WHIP publishes (with `whip`), else null */
+  whep: WhepPlay | null;
   close(): Promise<void>;
 }
 
@@ -32,7 +35,7 @@ export interface RtmpServerOptions {
   log?: (m: string) => void;
   /** Who may publish and play (default: this machine only, ingest-access.ts). */
   access?: IngestAccess;
-  /** Accept WHIP publishes on the HTTP port (`POST /whip/<name>`, whip.ts); default false. */
+  /** Accept WHIP publishes on the HTTP port (`POST /whip/<name>`, whip.ts) and play them back over WHEP (`POST /whep/<name>`, whep-play.ts); default false. */
   whip?: boolean;
   /** WHIP peers' STUN/TURN servers and UDP ports (WEBRTC_*); default none: host candidates only */
   webrtc?: WebrtcNetwork;
@@ -132,8 +135,9 @@ export async function startRtmpServer(o: RtmpServerOptions): Promise<RtmpServer>
   });
 
   let whip: Whip | null = null;
+  let whep: WhepPlay | null = null;
   const flv = http.createServer((req, res) => {
-    if (whip?.handle(req, res)) return;
+    if (whip?.handle(req, res) || whep?.handle(req, res)) return;
     const m = FLV_PATH.exec(pathOf(req.url ?? "/"));
     if (!m || req.method !== "GET") {
       res.writeHead(m ? 405 : 404, { "content-type": "text/plain" }).end(m ? "method not allowed" : "not found");
@@ -174,8 +178,11 @@ export async function startRtmpServer(o: RtmpServerOptions): Promise<RtmpServer>
   // after listen, a server error must not be an uncaught exception
   for (const server of [rtmp, flv]) server.on("error", (err) => log(`[rtmp] server error: ${err.message}`));
   if (o.whip) {
+    const play = createWhepPlay({ access, source: (name) => whip?.source(name) ?? null, network: o.webrtc, log });
+    whep = play;
     whip = createWhip({
       access,
+      onEnded: (name) => play.publishEnded(name),
       publishUrl: (name) => `rtmp://127.0.0.1:${rtmpPort}/${RTMP_APP}/${checkKey(name)}?key=${internalKey}`,
       isPublishing: (name) => isPublishing(name),
       network: o.webrtc,
@@ -206,8 +213,12 @@ export async function startRtmpServer(o: RtmpServerOptions): Promise<RtmpServer>
     get whip() {
       return whip;
     },
+    get whep() {
+      return whep;
+    },
     close() {
       closed ??= (async () => {
+        await whep?.close();
         await whip?.close();
         const ours = [...sessions].map((e) => e.session);
         const done = Promise.all([closeServer(rtmp), closeServer(flv)]);

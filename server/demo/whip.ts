@@ -28,6 +28,8 @@ export interface WhipOptions {
   isPublishing(name: string): boolean;
   /** STUN/TURN and UDP ports of the publish peers; handed to the publisher as `Link: rel="ice-server"` (RFC 9725 §4.6) */
   network?: WebrtcNetwork;
+  /** A publish under <name> ended (its WHEP viewers end with it, whep-play.ts). */
+  onEnded?(name: string): void;
   log(m: string): void;
 }
 
@@ -45,6 +47,8 @@ export interface Whip {
   /** Serves a /whip/ request; false when the path is not WHIP's. */
   handle(req: http.IncomingMessage, res: http.ServerResponse): boolean;
   sessions(): Array<{ id: string; name: string; media: RtpMedia[]; packets: { video: number; audio: number }; trickled: number }>;
+  /** The peer publishing <name> once its media flows to the ingest, else null (whep-play.ts plays it back). */
+  source(name: string): RTCPeerConnection | null;
   close(): Promise<void>;
 }
 
@@ -111,6 +115,7 @@ export function createWhip(o: WhipOptions): Whip {
         sessions.delete(id);
         cancelEnd();
         o.log(`[whip] ${name} (${id.slice(0, 8)}) ended: ${reason}`);
+        o.onEnded?.(name);
         await Promise.allSettled([session.relay?.close(), pc.close()]);
       },
     };
@@ -180,6 +185,7 @@ export function createWhip(o: WhipOptions): Whip {
       });
       return true;
     },
+    source: (name) => [...sessions.values()].find((s) => s.name === name && s.relay !== null)?.pc ?? null,
     sessions: () => [...sessions.values()].map((s) => ({ id: s.id, name: s.name, media: s.relay?.media ?? [], packets: s.relay?.packets ?? { video: 0, audio: 0 }, trickled: s.trickled })),
     async close() {
       await Promise.allSettled([...sessions.values()].map((s) => s.stop("ingest closing")));

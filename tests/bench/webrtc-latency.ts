@@ -172,6 +172,8 @@ export async function benchWebrtcLatency(frames = Number(process.env.BENCH_WEBRT
     if (status !== 201) throw new Error(`WHIP publish answered ${status}`);
     await waitFor(async () => ingest!.isPublishing("whip-stamped"), 60_000);
     const whip = await measure(svc, "NORMAL", ingest.rtmpUrl("whip-stamped"), frames);
+    // the same publish played back by the ingest over WHEP: no transcode, no RTMP hop
+    const whipViaWhep = await measure(svc, "WEBRTC", `http://127.0.0.1:${ingest.httpPort}/whep/whip-stamped`, frames);
     await tab.evaluate(() => (window as unknown as { stopAll(): void }).stopAll());
 
     whep = http.createServer(async (req, res) => {
@@ -192,8 +194,12 @@ export async function benchWebrtcLatency(frames = Number(process.env.BENCH_WEBRT
       rtmp,
       rtmpZerolatency,
       whip,
+      whipViaWhep,
       whep: whepFig,
       whipAheadOfRtmpP50Ms: ahead(whip),
+      whipViaWhepAheadOfRtmpP50Ms: ahead(whipViaWhep),
+      whipViaWhepAheadOfZerolatencyP50Ms: Math.round(rtmpZerolatency.glassToCallbackP50Ms - whipViaWhep.glassToCallbackP50Ms),
+      whepAheadOfZerolatencyP50Ms: Math.round(rtmpZerolatency.glassToCallbackP50Ms - whepFig.glassToCallbackP50Ms),
       whepAheadOfRtmpP50Ms: ahead(whepFig),
       target: `WebRTC glass → callback below RTMP's by ≥ the GOP wait (${GOP_SEC * 1000} ms)`,
     };

@@ -100,6 +100,34 @@ test("Chromium publishes its fake camera + microphone over WHIP; the service pul
   await waitFor(async () => !ingest.isPublishing(name) && ingest.whip!.sessions().length === 0, 15_000, 100);
 });
 
+test("a WHIP publish is played back over WHEP by the ingest (POST /whep/<name>): the service pulls it as a WEBRTC stream, packet for packet (frames and audio), and the publish ending ends the viewer", async () => {
+  const name = `whip-whep-${randomBytes(3).toString("hex")}`;
+  const whepUrl = `http://127.0.0.1:${ingest.httpPort}/whep/${name}`;
+  const offer = { method: "POST", headers: { "content-type": "application/sdp" }, body: "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\n" };
+  assert.equal((await fetch(whepUrl, offer)).status, 404, "nothing published under the name yet");
+  assert.equal((await fetch(whepUrl, { ...offer, headers: { "content-type": "text/plain" } })).status, 415);
+  assert.equal((await fetch(whepUrl)).status, 405);
+  const res = await browser.publish(whipUrl(name), KEY);
+  assert.equal(res.status, 201, JSON.stringify(res));
+  await waitFor(async () => ingest.isPublishing(name), 90_000, 100);
+  const rx = await startReceiver();
+  try {
+    const ack = await svc.post("/videostream/v4", { accessKey: TEST_KEY, appId: "default", eventId: "VIDEOSTREAM", imgType: "QRCODE", audioType: "POLITY", imgCallback: `${rx.url}?lane=img`, audioCallback: `${rx.url}?lane=audio`, data: { streamType: "WEBRTC", url: whepUrl, tokenId: "whep-of-whip", detectFrequency: 1, returnAllImg: 1, returnAllText: 1 } });
+    assert.equal(ack.code, 1100, JSON.stringify(ack));
+    await rx.until((r) => streamResults(r, 1).length >= 2 && streamResults(r, 2).length >= 1, 120_000);
+    assert.equal(ingest.whep!.viewers().length, 1);
+    assert.ok(logs.some((l) => l.includes(`[whep] ${name} viewer`)), "the ingest served the viewer");
+    // the publisher leaves: its viewer is closed with it
+    const del = await fetch(`http://127.0.0.1:${ingest.httpPort}${res.location}`, { method: "DELETE", headers: { authorization: `Bearer ${KEY}` } });
+    assert.equal(del.status, 200);
+    await waitFor(async () => ingest.whep!.viewers().length === 0, 15_000, 100);
+    assert.ok(logs.some((l) => new RegExp(`\\[whep\\] ${name} viewer \\(\\w+\\) ended: the publish ended`).test(l)), logs.filter((l) => l.includes("[whep]")).join("\n"));
+    await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: ack.requestId });
+  } finally {
+    await rx.close();
+  }
+});
+
 test("trickle ICE (RFC 9725 §4.3): chromium offers with no candidate and PATCHes each one as it gathers; every PATCH is 204, the session takes them, and the publish reaches the ingest", async () => {
   const name = `whip-trickle-${randomBytes(3).toString("hex")}`;
   const res = await browser.publishTrickle(whipUrl(name), KEY);
