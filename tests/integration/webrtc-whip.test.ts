@@ -7,6 +7,7 @@ import { after, before, test } from "node:test";
 import { ingestAccess } from "../../server/demo/ingest-access";
 import { startRtmpServer, type RtmpServer } from "../../server/demo/rtmp-server";
 import { startTestService, TEST_KEY } from "../support/app";
+import { freePort } from "../support/child-server";
 import { startReceiver, streamResults, waitFor } from "../support/net";
 import { startWebrtcBrowser, type WebrtcBrowser } from "../support/webrtc-browser";
 
@@ -125,6 +126,31 @@ test("a WHIP publish is played back over WHEP by the ingest (POST /whep/<name>):
     await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: ack.requestId });
   } finally {
     await rx.close();
+  }
+});
+
+test("the service's own ingest, with only loopback allowed (ALLOW_NETWORKS 127.0.0.1/32): a WHIP publish to it is pulled over its WHEP playback (its ICE candidates, this machine's own private addresses, are not refused); another private WHEP host still is", async () => {
+  const ports = { rtmp: await freePort(), http: await freePort() };
+  const own = await startTestService({ env: { ALLOW_PRIVATE_NETWORKS: "0", ALLOW_NETWORKS: "127.0.0.1/32", RTMP_PORT: String(ports.rtmp), RTMP_HTTP_PORT: String(ports.http), INGEST_PUBLISH_KEY: KEY } });
+  const rx = await startReceiver();
+  const name = `own-whep-${randomBytes(3).toString("hex")}`;
+  try {
+    const res = await browser.publish(`http://127.0.0.1:${ports.http}/whip/${name}`, KEY);
+    assert.equal(res.status, 201, JSON.stringify(res));
+    const ack = await own.post("/videostream/v4", { accessKey: TEST_KEY, appId: "default", eventId: "VIDEOSTREAM", imgType: "QRCODE", audioType: "NONE", imgCallback: rx.url, data: { streamType: "WEBRTC", url: `http://localhost:${ports.http}/whep/${name}`, tokenId: "own-whep", detectFrequency: 1, returnAllImg: 1 } });
+    assert.equal(ack.code, 1100, JSON.stringify(ack));
+    await rx.until((r) => streamResults(r, 1).length >= 2, 120_000);
+    await own.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: ack.requestId });
+    // and a WHEP URL on another private address is still refused (not this server's ingest)
+    const other = await own.post("/videostream/v4", { accessKey: TEST_KEY, appId: "default", eventId: "VIDEOSTREAM", imgType: "QRCODE", audioType: "NONE", imgCallback: rx.url, data: { streamType: "WEBRTC", url: `http://10.255.255.1:${ports.http}/whep/${name}`, tokenId: "own-whep", detectFrequency: 1 } });
+    if (other.code === 1100) {
+      const end = await rx.until((r) => r.some((x) => x.body.statCode === 1 && x.body.requestId === other.requestId), 120_000);
+      const body = end.find((x) => x.body.requestId === other.requestId)!.body as Json;
+      assert.equal(body.auxInfo.errorCode, 3001, JSON.stringify(body));
+    } else assert.notEqual(other.code, 1100, JSON.stringify(other));
+  } finally {
+    await rx.close();
+    await own.close(); // its ingest closing ends the publish
   }
 });
 

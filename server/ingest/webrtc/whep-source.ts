@@ -2,6 +2,7 @@
 // to the checked, pinned address; the answer's media (ICE held to the same egress rules, ice-guard.ts) forwarded as
 // RTP to loopback ports that the ordinary live pull's own ffmpeg reads (an SDP file: no transcode, no relay hop), so
 // frames, audio segments, preview, health, retries and stream-end codes are exactly those of a NORMAL stream.
+import { networkInterfaces } from "node:os";
 import type { RTCPeerConnection } from "werift";
 import type { EgressPolicy } from "../../net/egress-proxy";
 import { pinnedRequest, type CheckedTarget } from "../../net/pinned";
@@ -13,6 +14,9 @@ import { gathered, newPeer, onPeerEnd } from "./peer";
 import { rtpInputArgs, startRtpForward, type RtpForward } from "./rtp-relay";
 
 const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** Every address of this machine's network interfaces. */
+const ownInterfaceAddresses = () => Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
 
 type Failed = Extract<LivePullEnd, { reason: "failed" }>;
 const failed = (errorCode: Failed["errorCode"], message: string): Failed => ({ reason: "failed", errorCode, message, gotData: false });
@@ -81,7 +85,10 @@ export function openWhepPull(url: string, egress: EgressPolicy, o: Omit<LivePull
     }
     const refusedIce = new Set<string>();
     // max-bundle: one ICE transport for audio and video (a second one, dropped once bundled, would leak its socket)
-    pc = newPeer(network, { bundlePolicy: "max-bundle", ...iceGuard(egress, target.addresses, refusedIce) });
+    // this server's own ingest (an exempt origin: WHIP publishes played back over WHEP) answers with candidates on
+    // this machine's own interfaces: media to and from them reaches no other host
+    const own = (egress.allowedOrigins ?? []).includes(`${target.url.protocol}//${target.url.host}`);
+    pc = newPeer(network, { bundlePolicy: "max-bundle", ...iceGuard(egress, own ? [...target.addresses, ...ownInterfaceAddresses()] : target.addresses, refusedIce) });
     if (o.frameIntervalSec !== null) pc.addTransceiver("video", { direction: "recvonly" });
     if (o.audio) pc.addTransceiver("audio", { direction: "recvonly" });
     await pc.setLocalDescription(await pc.createOffer());
