@@ -62,6 +62,8 @@ export type StreamKind = "video" | "audio";
 export interface StreamStartInput {
   kind: StreamKind;
   url: string;
+  /** NORMAL (default): rtmp(s), HTTP-FLV or HLS; WEBRTC: `url` is a WHEP endpoint (the contract's extension) */
+  streamType?: "NORMAL" | "WEBRTC";
   /** the end user (contract tokenId) of the stream; absent: none known */
   tokenId?: string;
   title?: string;

@@ -28,6 +28,8 @@ export const FileSubmitInput = z.object({
 export const StreamStartInput = z.object({
   kind: z.enum(["video", "audio"]),
   url: z.string().trim().min(1, "stream URL is required").max(600),
+  /** NORMAL (default): rtmp/http-flv/hls; WEBRTC: `url` is a WHEP endpoint */
+  streamType: z.enum(["NORMAL", "WEBRTC"]).optional(),
   title: z.string().max(64).optional(),
   /** the end user (contract tokenId) the stream belongs to; the incident detail lists that user's history */
   tokenId: EndUser,

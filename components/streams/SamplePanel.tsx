@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useDemoQuery } from "@/components/hooks/queries/useDemoQuery";
 import { useStartSampleMutation } from "@/components/hooks/queries/useStreamMutations";
 import ErrorNote from "@/components/ui/ErrorNote";
+import type { StreamSource } from "./form-model";
 
 const EXAMPLE_KEY = "my-stream";
 
@@ -18,13 +19,14 @@ export function ffmpegPushCommand(publishUrl: string): string {
 }
 
 /** The sample stream button, and how to push one's own stream to this server's RTMP ingest. */
-export default function SamplePanel({ onUseUrl }: { onUseUrl: (url: string) => void }) {
+export default function SamplePanel({ onUseUrl }: { onUseUrl: (url: string, source?: StreamSource) => void }) {
   const router = useRouter();
   const demo = useDemoQuery();
   const sample = useStartSampleMutation();
   const ingest = demo.data?.rtmpIngestUrl ?? null;
   const example = ingest === null ? "" : exampleIngestUrl(ingest);
   const whip = demo.data?.whipIngestUrl ?? null;
+  const whep = demo.data?.whepPlayUrl ? exampleIngestUrl(demo.data.whepPlayUrl) : null;
 
   return (
     <div className="space-y-2 border-t border-surface-line p-3 text-xs text-zinc-400">
@@ -69,8 +71,14 @@ export default function SamplePanel({ onUseUrl }: { onUseUrl: (url: string) => v
             <code className="break-all rounded bg-surface-sunken px-1 py-0.5 font-mono text-zinc-200">{exampleIngestUrl(whip)}</code>. Bearer Token:
             the server&apos;s <code className="font-mono">INGEST_PUBLISH_KEY</code> (ask your operator; not needed from a network in{" "}
             <code className="font-mono">INGEST_PUBLISH_ALLOW</code>). Then{" "}
+            {whep ? (
+              <>
+                <button type="button" data-testid="whep-use" onClick={() => onUseUrl(whep, "whep")} className="text-sky-300 hover:underline">moderate it over WebRTC</button> (its WHEP
+                playback {whep}: no transcode, the lowest latency), or{" "}
+              </>
+            ) : null}
             <button type="button" onClick={() => onUseUrl(example)} className="text-sky-300 hover:underline">moderate {example}</button>: a WHIP
-            publish is pulled like an RTMP one.
+            publish is also pulled like an RTMP one.
           </p>
         </section>
       )}

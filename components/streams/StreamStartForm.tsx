@@ -11,8 +11,8 @@ import { toggleIn, useSupportedChoice } from "@/components/shared/type-choice";
 import ErrorNote from "@/components/ui/ErrorNote";
 import { EndUserField, Field, inputCls, SubmitArea, TitleField, Toggle } from "@/components/ui/form";
 import {
-  audioEnabled, AUDIO_STREAM_TYPES, buildStreamInput, FORM_IMG_TYPES, STREAM_URL_HINT, toggleAudioType, VIDEO_AUDIO_TYPES,
-  type StreamFormState,
+  audioEnabled, AUDIO_STREAM_TYPES, buildStreamInput, FORM_IMG_TYPES, STREAM_URL_HINT, toggleAudioType, VIDEO_AUDIO_TYPES, WHEP_URL_HINT,
+  type StreamFormState, type StreamSource,
 } from "./form-model";
 
 const KINDS: ReadonlyArray<{ value: StreamKind; label: string }> = [
@@ -70,8 +70,14 @@ export default function StreamStartForm({ state, set }: { state: StreamFormState
     <form data-testid="stream-form" data-kind={state.kind} data-capabilities={capsQuery.status} onSubmit={onSubmit} noValidate className="space-y-3 p-3">
       <div className="flex flex-wrap items-end gap-3">
         <KindSwitch kind={state.kind} onChange={(kind) => set({ kind })} />
-        <Field label="Stream URL" htmlFor="s-url" className="min-w-72 flex-[3]" hint={STREAM_URL_HINT}>
-          <input id="s-url" type="url" required className={inputCls} placeholder="rtmp://live.example/app/stream" value={state.url} onChange={(e) => set({ url: e.target.value })} />
+        <Field label="Source" htmlFor="s-source" className="w-40" hint="A media URL, or a WHEP endpoint pulled over WebRTC (lowest latency)">
+          <select id="s-source" className={inputCls} value={state.source} onChange={(e) => set({ source: e.target.value as StreamSource })}>
+            <option value="url">URL (RTMP, FLV, HLS)</option>
+            <option value="whep">WebRTC (WHEP)</option>
+          </select>
+        </Field>
+        <Field label={state.source === "whep" ? "WHEP endpoint" : "Stream URL"} htmlFor="s-url" className="min-w-72 flex-[3]" hint={state.source === "whep" ? WHEP_URL_HINT : STREAM_URL_HINT}>
+          <input id="s-url" type="url" required className={inputCls} placeholder={state.source === "whep" ? "https://live.example/whep/stream" : "rtmp://live.example/app/stream"} value={state.url} onChange={(e) => set({ url: e.target.value })} />
         </Field>
         <TitleField id="s-title" value={state.title} onChange={(title) => set({ title })} />
         <EndUserField id="s-token" value={state.tokenId} onChange={(tokenId) => set({ tokenId })} />

@@ -90,7 +90,7 @@ function NewStreamDrawer({ id, open, onClose }: { id: string; open: boolean; onC
         </button>
       </header>
       <StreamStartForm state={form} set={set} />
-      <SamplePanel onUseUrl={(url) => set({ url })} />
+      <SamplePanel onUseUrl={(url, source = "url") => set({ url, source })} />
     </aside>
   );
 }
@@ -104,7 +104,7 @@ export default function StreamsPage() {
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <h1 className="text-lg font-semibold text-zinc-100">Live streams</h1>
-        <p className="text-xs text-zinc-500">RTMP, HTTP-FLV and HLS; results and stream ends arrive live.</p>
+        <p className="text-xs text-zinc-500">RTMP, HTTP-FLV, HLS and WebRTC (WHEP); results and stream ends arrive live.</p>
         {canStart && (
           <button
             type="button"

@@ -11,8 +11,14 @@ export const AUDIO_STREAM_TYPES: readonly string[] = AUDIOSTREAM_TYPES;
 
 export const STREAM_URL_HINT = "rtmp(s)://…, http(s)://….flv or ….m3u8";
 
+/** Where the stream comes from: a media URL (NORMAL) or a WHEP endpoint pulled over WebRTC (WEBRTC). */
+export type StreamSource = "url" | "whep";
+
+export const WHEP_URL_HINT = "http(s)://…/whep/… — a WHEP endpoint (this server's ingest plays WHIP publishes back there)";
+
 export interface StreamFormState {
   kind: StreamKind;
+  source: StreamSource;
   url: string;
   title: string;
   tokenId: string;
@@ -30,6 +36,7 @@ export interface StreamFormState {
 // Everything returned and the end reported by default, so the timeline is lively and ends visibly.
 export const INITIAL_STREAM_FORM: StreamFormState = {
   kind: "video",
+  source: "url",
   url: "",
   title: "",
   tokenId: "",
@@ -57,14 +64,15 @@ function optionalStep(raw: string, name: string, min: number, max: number): numb
 
 const STREAM_PROTOCOLS = new Set(["rtmp:", "rtmps:", "http:", "https:"]);
 
-function urlError(raw: string): string | null {
-  if (raw === "") return "Enter the stream URL.";
+function urlError(raw: string, source: StreamSource): string | null {
+  if (raw === "") return source === "whep" ? "Enter the WHEP endpoint URL." : "Enter the stream URL.";
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return `Not a URL. Expected ${STREAM_URL_HINT}.`;
+    return `Not a URL. Expected ${source === "whep" ? "http(s)://… (a WHEP endpoint)" : STREAM_URL_HINT}.`;
   }
+  if (source === "whep") return url.protocol === "http:" || url.protocol === "https:" ? null : `A WHEP endpoint is an http(s) URL, not ${url.protocol}`;
   return STREAM_PROTOCOLS.has(url.protocol) ? null : `Unsupported protocol ${url.protocol} — use rtmp, rtmps, http-flv or hls.`;
 }
 
@@ -77,13 +85,14 @@ type Built = { input: StreamStartInput; error?: undefined } | { input?: undefine
 /** Validate the form and shape the POST /api/streams body; the server re-validates everything. */
 export function buildStreamInput(s: StreamFormState, imgTypes: string[]): Built {
   const url = s.url.trim();
-  const bad = urlError(url);
+  const bad = urlError(url, s.source);
   if (bad !== null) return { error: bad };
   const title = s.title.trim();
   const audioStep = audioEnabled(s) ? optionalStep(s.audioDetectStep, "Audio detect step", 1, 36) : undefined;
   if (typeof audioStep === "string") return { error: audioStep };
   const common = {
     url,
+    ...(s.source === "whep" ? { streamType: "WEBRTC" as const } : {}),
     returnAllText: s.returnAllText,
     returnFinishInfo: s.returnFinishInfo,
     ...(title !== "" ? { title } : {}),

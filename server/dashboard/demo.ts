@@ -36,6 +36,8 @@ export function createDemo(d: DemoDeps) {
       rtmpIngestUrl: d.rtmp ? `rtmp://${d.publicHost ?? host ?? "localhost"}:${d.rtmp.rtmpPort}/live/<stream-key>` : null,
       // WHIP (OBS 30+ "WHIP" service, browsers) on the ingest's HTTP port; the stream is then rtmp…/live/<stream-key>
       whipIngestUrl: d.rtmp?.whip ? `http://${d.publicHost ?? host ?? "localhost"}:${d.rtmp.httpPort}/whip/<stream-key>` : null,
+      // the same publish played back over WHEP (server/demo/whep-play.ts): pulled as a WEBRTC stream
+      whepPlayUrl: d.rtmp?.whip ? `http://${d.publicHost ?? host ?? "localhost"}:${d.rtmp.httpPort}/whep/<stream-key>` : null,
       sampleRunning: Boolean(sample?.running),
       fontNote: sampleFontNote(),
     }),

@@ -13,7 +13,7 @@ export function toStreamRequest(input: StreamStartInput, receiverUrl: string): {
     const btId = `dash-${crypto.randomBytes(6).toString("hex")}`;
     return {
       ok: true,
-      body: { appId: "default", eventId: "AUDIOSTREAM", type: audioTypes.join("_"), callback: receiverUrl, acceptLang: "en", data: { btId, tokenId: input.tokenId?.trim() || "dashboard", streamType: "NORMAL", url: input.url.trim(), ...flags, ...steps, ...(input.title ? { liveTitle: input.title } : {}) } },
+      body: { appId: "default", eventId: "AUDIOSTREAM", type: audioTypes.join("_"), callback: receiverUrl, acceptLang: "en", data: { btId, tokenId: input.tokenId?.trim() || "dashboard", streamType: input.streamType ?? "NORMAL", url: input.url.trim(), ...flags, ...steps, ...(input.title ? { liveTitle: input.title } : {}) } },
     };
   }
   if (input.imgTypes.length === 0) return { ok: false, error: "choose at least one image type" };
@@ -28,7 +28,7 @@ export function toStreamRequest(input: StreamStartInput, receiverUrl: string): {
       ...(audioTypes.length ? { audioCallback: receiverUrl } : {}),
       acceptLang: "en",
       data: {
-        streamType: "NORMAL",
+        streamType: input.streamType ?? "NORMAL",
         url: input.url.trim(),
         tokenId: input.tokenId?.trim() || "dashboard",
         detectFrequency: input.detectFrequency ?? 3,

@@ -8,6 +8,11 @@ test("start the sample stream from the wall, watch frames arrive, close it", asy
   await expect(page.getByTestId("ingest-info")).toContainText("rtmp://");
   // WebRTC (WHIP) publishing: the URL to paste into OBS's WHIP service
   await expect(page.getByRole("region", { name: "WebRTC (WHIP)" })).toContainText(/http:\/\/[^ ]+:\d+\/whip\/my-stream/);
+  // a WHIP publish moderated over the ingest's WHEP playback: the form switches to Source WebRTC with that endpoint
+  await page.getByTestId("whep-use").click();
+  await expect(page.locator("#s-source")).toHaveValue("whep");
+  await expect(page.locator("#s-url")).toHaveValue(/^http:\/\/[^ ]+:\d+\/whep\/my-stream$/);
+  await expect(page.getByText("WHEP endpoint", { exact: true })).toBeVisible();
   await page.screenshot({ path: "test-results/whip-drawer.png", fullPage: true });
   await page.getByTestId("sample-start").click();
   await expect(page).toHaveURL(/\/streams\/[0-9a-f]{32}$/, { timeout: 60_000 });

@@ -9,6 +9,8 @@ export interface DemoInfo {
   rtmpIngestUrl: string | null;
   /** WHIP publish URL (OBS 30+: Service "WHIP"); null when the ingest has no WHIP endpoint */
   whipIngestUrl?: string | null;
+  /** the ingest's WHEP playback of a WHIP publish (moderated with streamType WEBRTC); null without WHIP */
+  whepPlayUrl?: string | null;
   sampleRunning: boolean;
   /** a font the sample's ad needs is missing here: what it shows instead and how to install it */
   fontNote?: string | null;
