@@ -117,7 +117,8 @@ function startStampedRtmp(url: string, zerolatency: boolean): { proc: ChildProce
 /** Source → decoded frame of a bare `ffmpeg -i <rtmp>` (no detection, no capture plan): p50 over `frames`. */
 async function bareTransportMs(url: string, frames: number): Promise<number> {
   const size = STAMP_W * STAMP_H;
-  const proc = spawn("ffmpeg", ["-v", "error", "-i", url, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", "pipe:1"], { stdio: ["ignore", "pipe", "ignore"] });
+  // one output thread, as the service's own frame output (server/ingest/live-args.ts): the default adds ≈ 1 s
+  const proc = spawn("ffmpeg", ["-v", "error", "-i", url, "-fps_mode", "passthrough", "-threads", "1", "-f", "rawvideo", "-pix_fmt", "gray", "pipe:1"], { stdio: ["ignore", "pipe", "ignore"] });
   const lat: number[] = [];
   let buf = Buffer.alloc(0);
   let seen = 0;
