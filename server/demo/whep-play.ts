@@ -33,13 +33,15 @@ export interface WhepPlay {
   handle(req: http.IncomingMessage, res: http.ServerResponse): boolean;
   /** The publish under <name> ended: its viewers are closed. */
   publishEnded(name: string): void;
-  viewers(): Array<{ id: string; name: string }>;
+  /** `keyframeRequests`: the viewer's PLI/FIR passed on to the publisher */
+  viewers(): Array<{ id: string; name: string; keyframeRequests: number }>;
   close(): Promise<void>;
 }
 
 interface Viewer {
   id: string;
   name: string;
+  keyframeRequests: number;
   stop(reason: string): Promise<void>;
 }
 
@@ -87,6 +89,7 @@ export function createWhepPlay(o: WhepPlayOptions): WhepPlay {
     const viewer: Viewer = {
       id,
       name,
+      keyframeRequests: 0,
       stop: async (reason) => {
         if (stopped) return;
         stopped = true;
@@ -122,7 +125,14 @@ export function createWhepPlay(o: WhepPlayOptions): WhepPlay {
         subs.push(from.transceiver.onTrack.subscribe((rt) => attach(rt)));
         if (from.media.kind === "video") {
           const pli = () => ssrcs.forEach((ssrc) => void from.transceiver.receiver.sendRtcpPLI(ssrc).catch(() => undefined));
-          subs.push(t.sender.onRtcp.subscribe((r: RtcpPacket) => void (r.type === 206 && KEYFRAME_REQUESTS.has(r.feedback.count) && pli())));
+          const onRtcp = (r: RtcpPacket) => {
+            if (r.type !== 206 || !KEYFRAME_REQUESTS.has(r.feedback.count)) return;
+            viewer.keyframeRequests++;
+            pli();
+          };
+          // werift routes an RTCP feedback by its sender SSRC first: a werift viewer announces one in its recv-only
+          // offer, so its PLIs land on this transceiver's receiver, not its sender (a browser's reach the sender)
+          subs.push(t.sender.onRtcp.subscribe(onRtcp), t.receiver.onRtcp.subscribe(onRtcp));
           pli(); // the viewer starts at the next keyframe: ask for one now
         }
       }
@@ -172,7 +182,7 @@ export function createWhepPlay(o: WhepPlayOptions): WhepPlay {
     publishEnded(name) {
       for (const v of [...viewers.values()]) if (v.name === name) void v.stop("the publish ended");
     },
-    viewers: () => [...viewers.values()].map((v) => ({ id: v.id, name: v.name })),
+    viewers: () => [...viewers.values()].map((v) => ({ id: v.id, name: v.name, keyframeRequests: v.keyframeRequests })),
     async close() {
       await Promise.allSettled([...viewers.values()].map((v) => v.stop("ingest closing")));
     },

@@ -117,8 +117,8 @@ function startStampedRtmp(url: string, zerolatency: boolean): { proc: ChildProce
 /** Source → decoded frame of a bare `ffmpeg -i <rtmp>` (no detection, no capture plan): p50 over `frames`. */
 async function bareTransportMs(url: string, frames: number): Promise<number> {
   const size = STAMP_W * STAMP_H;
-  // one output thread, as the service's own frame output (server/ingest/live-args.ts): the default adds ≈ 1 s
-  const proc = spawn("ffmpeg", ["-v", "error", "-i", url, "-fps_mode", "passthrough", "-threads", "1", "-f", "rawvideo", "-pix_fmt", "gray", "pipe:1"], { stdio: ["ignore", "pipe", "ignore"] });
+  // probed and threaded as the service's own pull (server/ingest/live-args.ts): ffmpeg's default 5 s probe keeps ≈ 1 s buffered
+  const proc = spawn("ffmpeg", ["-v", "error", "-analyzeduration", "2000000", "-i", url, "-fps_mode", "passthrough", "-threads", "1", "-f", "rawvideo", "-pix_fmt", "gray", "pipe:1"], { stdio: ["ignore", "pipe", "ignore"] });
   const lat: number[] = [];
   let buf = Buffer.alloc(0);
   let seen = 0;

@@ -117,6 +117,9 @@ test("a WHIP publish is played back over WHEP by the ingest (POST /whep/<name>):
     assert.equal(ack.code, 1100, JSON.stringify(ack));
     await rx.until((r) => streamResults(r, 1).length >= 2 && streamResults(r, 2).length >= 1, 120_000);
     assert.equal(ingest.whep!.viewers().length, 1);
+    // the pull's keyframe requests (PLI as its ffmpeg starts) reached the publisher through the ingest: without them a
+    // browser publisher sends its next keyframe only when the WHIP relay's own keep-alive asks (up to 10 s)
+    assert.ok(ingest.whep!.viewers()[0].keyframeRequests >= 1, JSON.stringify(ingest.whep!.viewers()));
     assert.ok(logs.some((l) => l.includes(`[whep] ${name} viewer`)), "the ingest served the viewer");
     // the publisher leaves: its viewer is closed with it
     const del = await fetch(`http://127.0.0.1:${ingest.httpPort}${res.location}`, { method: "DELETE", headers: { authorization: `Bearer ${KEY}` } });
