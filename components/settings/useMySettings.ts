@@ -37,6 +37,8 @@ export function useSaveMySettings() {
     onSuccess: (data) => client.setQueryData(MY_SETTINGS_KEY, data),
   });
   const mutate = (patch: UserSettingsPatch) => {
+    // a fetch already on its way (a settings event from another tab or the team default) must not land over the change
+    void client.cancelQueries({ queryKey: MY_SETTINGS_KEY });
     const before = client.getQueryData<MySettingsAnswer>(MY_SETTINGS_KEY);
     if (before && user) {
       const own: UserSettingsPatch = { alerts: { ...before.own.alerts, ...patch.alerts }, wellness: { ...before.own.wellness, ...patch.wellness } };

@@ -8,12 +8,12 @@ import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import { MediaStreamTrack, type RTCPeerConnection, type RtcpPacket, type RtpPacket } from "werift";
 import type { IngestAccess } from "./ingest-access";
+import { readBody, routeSessions, sendText } from "./session-http";
 import { peerCodecs } from "../ingest/webrtc/codecs";
 import type { WebrtcNetwork } from "../ingest/webrtc/network";
 import { gathered, newPeer, onPeerEnd } from "../ingest/webrtc/peer";
 import { negotiatedMedia } from "../ingest/webrtc/rtp-relay";
 
-const WHEP_PATH = /^\/whep\/([A-Za-z0-9_-]{1,128})(?:\/([0-9a-f-]{36}))?$/;
 const MAX_OFFER_BYTES = 64 * 1024;
 /** Viewers at once, all names together (each holds a peer). */
 export const MAX_WHEP_VIEWERS = 32;
@@ -47,20 +47,7 @@ interface Viewer {
 
 const CORS = { "access-control-allow-origin": "*", "access-control-expose-headers": "location", "access-control-allow-headers": "content-type", "access-control-allow-methods": "POST, DELETE, OPTIONS" };
 
-function text(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...CORS, ...headers }).end(body);
-}
-
-async function readBody(req: http.IncomingMessage, max: number): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req) {
-    size += (c as Buffer).length;
-    if (size > max) return null;
-    chunks.push(c as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
+const text = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => sendText(res, status, body, { ...CORS, ...headers });
 
 /** Our codecs narrowed to the ones the publish negotiated, so a viewer gets exactly what the publisher sends. */
 function codecsOf(source: RTCPeerConnection) {
@@ -163,22 +150,7 @@ export function createWhepPlay(o: WhepPlayOptions): WhepPlay {
   };
 
   return {
-    handle(req, res) {
-      let pathname: string;
-      try {
-        pathname = new URL(req.url ?? "/", "http://x").pathname;
-      } catch {
-        return false;
-      }
-      if (!pathname.startsWith("/whep/")) return false;
-      const m = WHEP_PATH.exec(pathname);
-      if (!m) return text(res, 404, "not found: use /whep/<name> (letters, digits, _ and -)"), true;
-      handleAsync(req, res, m[1], m[2]).catch((err: Error) => {
-        o.log(`[whep] ${req.method} ${pathname} failed: ${err.message}`);
-        if (!res.headersSent) text(res, 500, "internal error");
-      });
-      return true;
-    },
+    handle: (req, res) => routeSessions(req, res, "whep", { headers: CORS, log: o.log }, (name, id) => handleAsync(req, res, name, id)),
     publishEnded(name) {
       for (const v of [...viewers.values()]) if (v.name === name) void v.stop("the publish ended");
     },

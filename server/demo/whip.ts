@@ -8,13 +8,13 @@ import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import type { RTCPeerConnection } from "werift";
 import type { IngestAccess } from "./ingest-access";
+import { readBody, routeSessions, sendText } from "./session-http";
 import { answerOffer, newPeer, onPeerEnd } from "../ingest/webrtc/peer";
 import { startRtpRelay, type RtpRelay } from "../ingest/webrtc/rtp-relay";
 import type { RtpMedia } from "../ingest/webrtc/codecs";
 import { applyTrickle, parseSdpFrag, TRICKLE_TYPE } from "../ingest/webrtc/trickle";
 import { iceServerLinks, type WebrtcNetwork } from "../ingest/webrtc/network";
 
-const WHIP_PATH = /^\/whip\/([A-Za-z0-9_-]{1,128})(?:\/([0-9a-f-]{36}))?$/;
 const MAX_OFFER_BYTES = 64 * 1024;
 const MAX_FRAG_BYTES = 16 * 1024;
 /** WHIP publishes at once (each holds a peer and an ffmpeg transcoder). */
@@ -63,26 +63,6 @@ export function whipOutputArgs(media: RtpMedia[], url: string): string[] {
   ];
 }
 
-function text(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...headers }).end(body);
-}
-
-function readBody(req: http.IncomingMessage, max: number): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > max) {
-        resolve(null);
-        req.destroy();
-      } else chunks.push(c);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
 const bearer = (req: http.IncomingMessage): string | undefined => /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
 
 // Browser publishers post cross-origin; the key travels in a header (never a cookie), so any origin may try.
@@ -93,12 +73,12 @@ export function createWhip(o: WhipOptions): Whip {
 
   const start = async (req: http.IncomingMessage, res: http.ServerResponse, name: string) => {
     const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-    if (type !== "application/sdp") return text(res, 415, "WHIP offers are Content-Type: application/sdp", CORS);
+    if (type !== "application/sdp") return sendText(res, 415, "WHIP offers are Content-Type: application/sdp", CORS);
     const offer = await readBody(req, MAX_OFFER_BYTES);
-    if (offer === null) return text(res, 413, `offer larger than ${MAX_OFFER_BYTES} bytes`, CORS);
-    if (!offer.startsWith("v=0") || !/^m=(video|audio) /m.test(offer)) return text(res, 400, "not an SDP offer with an audio or video line", CORS);
-    if (o.isPublishing(name) || [...sessions.values()].some((s) => s.name === name)) return text(res, 409, `${name} is being published already`, CORS);
-    if (sessions.size >= MAX_WHIP_SESSIONS) return text(res, 503, `at most ${MAX_WHIP_SESSIONS} WHIP publishes at once`, { ...CORS, "retry-after": "30" });
+    if (offer === null) return sendText(res, 413, `offer larger than ${MAX_OFFER_BYTES} bytes`, CORS);
+    if (!offer.startsWith("v=0") || !/^m=(video|audio) /m.test(offer)) return sendText(res, 400, "not an SDP offer with an audio or video line", CORS);
+    if (o.isPublishing(name) || [...sessions.values()].some((s) => s.name === name)) return sendText(res, 409, `${name} is being published already`, CORS);
+    if (sessions.size >= MAX_WHIP_SESSIONS) return sendText(res, 503, `at most ${MAX_WHIP_SESSIONS} WHIP publishes at once`, { ...CORS, "retry-after": "30" });
 
     const id = randomUUID();
     const pc = newPeer(o.network);
@@ -127,7 +107,7 @@ export function createWhip(o: WhipOptions): Whip {
       session.relay = await startRtpRelay(pc, { output: (media) => whipOutputArgs(media, o.publishUrl(name)), log: o.log });
     } catch (err) {
       await session.stop(`negotiation failed: ${(err as Error).message}`);
-      return text(res, 400, `cannot answer this offer: ${(err as Error).message}`, CORS);
+      return sendText(res, 400, `cannot answer this offer: ${(err as Error).message}`, CORS);
     }
     // ffmpeg gone (publish refused, bad media) = the publish is over
     void session.relay.done.then(() => session.stop("relay ended"));
@@ -140,51 +120,36 @@ export function createWhip(o: WhipOptions): Whip {
     const method = req.method ?? "GET";
     if (method === "OPTIONS") return void res.writeHead(204, { ...CORS, ...(id ? { "accept-patch": TRICKLE_TYPE } : { "accept-post": "application/sdp" }) }).end();
     const allowed = id ? ["DELETE", "PATCH"] : ["POST"];
-    if (!allowed.includes(method)) return text(res, 405, "method not allowed", { ...CORS, allow: `${allowed.join(", ")}, OPTIONS` });
+    if (!allowed.includes(method)) return sendText(res, 405, "method not allowed", { ...CORS, allow: `${allowed.join(", ")}, OPTIONS` });
     const refused = o.access.publishRefusal(req.socket.remoteAddress, { key: bearer(req) });
     if (refused !== null) {
       o.log(`[whip] ${method} /whip/${name} refused to ${req.socket.remoteAddress}: ${refused.replace("?key=", "bearer key")}`);
-      return text(res, 401, "publishing needs Authorization: Bearer <INGEST_PUBLISH_KEY> or an address in INGEST_PUBLISH_ALLOW", { ...CORS, "www-authenticate": 'Bearer realm="whip"' });
+      return sendText(res, 401, "publishing needs Authorization: Bearer <INGEST_PUBLISH_KEY> or an address in INGEST_PUBLISH_ALLOW", { ...CORS, "www-authenticate": 'Bearer realm="whip"' });
     }
     if (!id) return start(req, res, name);
     const session = sessions.get(id);
-    if (!session || session.name !== name) return text(res, 404, "no such WHIP session", CORS);
+    if (!session || session.name !== name) return sendText(res, 404, "no such WHIP session", CORS);
     if (method === "PATCH") return trickle(req, res, session);
     await session.stop("DELETE by the publisher");
-    text(res, 200, "stopped", CORS);
+    sendText(res, 200, "stopped", CORS);
   };
 
   // RFC 9725 §4.3: trickle ICE → 204; ICE restart → 422 (trickle only); a stale If-Match → 412
   const trickle = async (req: http.IncomingMessage, res: http.ServerResponse, session: WhipSession) => {
     const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-    if (type !== TRICKLE_TYPE) return text(res, 415, `PATCH bodies are Content-Type: ${TRICKLE_TYPE}`, { ...CORS, "accept-patch": TRICKLE_TYPE });
+    if (type !== TRICKLE_TYPE) return sendText(res, 415, `PATCH bodies are Content-Type: ${TRICKLE_TYPE}`, { ...CORS, "accept-patch": TRICKLE_TYPE });
     const ifMatch = req.headers["if-match"]?.trim();
-    if (ifMatch && ifMatch !== "*" && ifMatch !== `"${session.id}"`) return text(res, 412, "If-Match does not name this session's ETag", CORS);
+    if (ifMatch && ifMatch !== "*" && ifMatch !== `"${session.id}"`) return sendText(res, 412, "If-Match does not name this session's ETag", CORS);
     const body = await readBody(req, MAX_FRAG_BYTES);
-    if (body === null) return text(res, 413, `fragment larger than ${MAX_FRAG_BYTES} bytes`, CORS);
+    if (body === null) return sendText(res, 413, `fragment larger than ${MAX_FRAG_BYTES} bytes`, CORS);
     const r = await applyTrickle(session.pc, parseSdpFrag(body), session.trickled, ifMatch === "*");
-    if (!r.ok) return text(res, r.status, r.message, CORS);
+    if (!r.ok) return sendText(res, r.status, r.message, CORS);
     session.trickled += r.added;
     res.writeHead(204, CORS).end();
   };
 
   return {
-    handle(req, res) {
-      let pathname: string;
-      try {
-        pathname = new URL(req.url ?? "/", "http://x").pathname;
-      } catch {
-        return false;
-      }
-      if (!pathname.startsWith("/whip/")) return false;
-      const m = WHIP_PATH.exec(pathname);
-      if (!m) return text(res, 404, "not found: use /whip/<name> (letters, digits, _ and -)", CORS), true;
-      handleAsync(req, res, m[1], m[2]).catch((err: Error) => {
-        o.log(`[whip] ${req.method} ${pathname} failed: ${err.message}`);
-        if (!res.headersSent) text(res, 500, "internal error", CORS);
-      });
-      return true;
-    },
+    handle: (req, res) => routeSessions(req, res, "whip", { headers: CORS, log: o.log }, (name, id) => handleAsync(req, res, name, id)),
     source: (name) => [...sessions.values()].find((s) => s.name === name && s.relay !== null)?.pc ?? null,
     sessions: () => [...sessions.values()].map((s) => ({ id: s.id, name: s.name, media: s.relay?.media ?? [], packets: s.relay?.packets ?? { video: 0, audio: 0 }, trickled: s.trickled })),
     async close() {

@@ -230,8 +230,10 @@ test("a reviewer sees frames blurred and greyscale until hover or v reveals them
   await expect(page.getByTestId("wellness-prefs")).toBeEnabled();
   await expect(page.getByTestId("wellness-prefs").getByLabel("Blur and greyscale frames, thumbnails, previews and clips until revealed")).not.toBeChecked();
   const saved = page.waitForResponse((r) => r.url().endsWith("/api/me/settings") && r.request().method() === "PUT" && r.ok());
-  await page.getByTestId("wellness-prefs").getByLabel("Blur and greyscale frames, thumbnails, previews and clips until revealed").check();
+  // a click, then the state as the server settles it (check() would fail if a refetch in flight answered first)
+  await page.getByTestId("wellness-prefs").getByLabel("Blur and greyscale frames, thumbnails, previews and clips until revealed").click();
   await saved;
+  await expect(page.getByTestId("wellness-prefs").getByLabel("Blur and greyscale frames, thumbnails, previews and clips until revealed")).toBeChecked();
   await page.goto(`/review?status=open&requestId=${requestId}`);
   await expect(page.getByTestId("incident-peak-image")).toBeVisible({ timeout: 30_000 });
   await page.mouse.move(5, 5);

@@ -77,11 +77,13 @@ test("the WHEP RTP goes straight into the capture ffmpeg (an SDP file, no relay)
   const whep = await browser.serveWhep();
   const dir = await mkdtemp(path.join(os.tmpdir(), "whep-direct-"));
   const frames: number[] = [];
+  // an I/O timeout far beyond the wait below: only the peer's end can end this run in time
+  const pull = openWhepPull(whep.url, { allowPrivate: true }, { frameIntervalSec: 1, audio: false, outDir: dir, ioTimeoutMs: 600_000, onFrame: (f) => frames.push(f.index), onSegment: () => undefined });
   try {
-    // an I/O timeout far beyond the wait below: only the peer's end can end this run in time
-    const pull = openWhepPull(whep.url, { allowPrivate: true }, { frameIntervalSec: 1, audio: false, outDir: dir, ioTimeoutMs: 600_000, onFrame: (f) => frames.push(f.index), onSegment: () => undefined });
     await waitFor(async () => frames.length >= 2, 60_000);
-    const ffmpegs = spawnSync("ps", ["-eo", "args"], { encoding: "utf8" }).stdout.split("\n").filter((l) => /ffmpeg/.test(l) && l.includes("webrtc-relay-"));
+    // this process's own ffmpeg children (other test files run theirs side by side)
+    const ps = spawnSync("ps", ["-eo", "ppid=,args="], { encoding: "utf8" }).stdout.split("\n").map((l) => l.trim());
+    const ffmpegs = ps.filter((l) => l.startsWith(`${process.pid} `) && /ffmpeg/.test(l) && l.includes("webrtc-relay-"));
     assert.equal(ffmpegs.length, 1, `one ffmpeg reads the forwarded RTP: ${ffmpegs.join(" | ")}`);
     assert.match(ffmpegs[0], /-f sdp .*-i \S+\.sdp .*image2pipe/, "and it is the capture itself (JPEGs on its stdout), not a transcoding relay");
     assert.doesNotMatch(ffmpegs[0], /libx264|flv/);
@@ -92,6 +94,7 @@ test("the WHEP RTP goes straight into the capture ffmpeg (an SDP file, no relay)
     assert.deepEqual(settled, { reason: "ended", gotData: true, finite: false });
     assert.equal(whep.deletes(), 1, "the session was deleted");
   } finally {
+    await pull.stop();
     await whep.close();
     await rm(dir, { recursive: true, force: true });
   }
