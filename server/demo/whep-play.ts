@@ -101,7 +101,7 @@ export function createWhepPlay(o: WhepPlayOptions): WhepPlay {
         const track = new MediaStreamTrack({ kind: from.media.kind });
         await t.sender.replaceTrack(track);
         t.setDirection("sendonly");
-        // a copy per viewer: the sender rewrites the header (its ssrc and payload type) in place
+        // each viewer gets its own copy: its sender rewrites the header (ssrc, payload type, sequence) for that viewer
         const forward = (p: RtpPacket) => p.header.payloadType === from.media.payloadType && !stopped && track.writeRtp(p.serialize());
         const ssrcs = new Set<number>();
         const attach = (rt: { onReceiveRtp: { subscribe(f: (p: RtpPacket) => void): { unSubscribe(): void } }; ssrc?: number }) => {
