@@ -6,6 +6,9 @@ export function sendText(res: http.ServerResponse, status: number, body: string,
   res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...headers }).end(body);
 }
 
+/** The request's media type, lower case, without parameters ("" when absent). */
+export const contentType = (req: http.IncomingMessage): string => (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+
 /**
  * The body as text, or null when it is larger than `max` bytes. An oversized body is read on and dropped (so the
  * caller's 413 reaches the client) up to 16 × `max`, past which the connection is cut.

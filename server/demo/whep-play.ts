@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import { MediaStreamTrack, type RTCPeerConnection, type RtcpPacket, type RtpPacket } from "werift";
 import type { IngestAccess } from "./ingest-access";
-import { readBody, routeSessions, sendText } from "./session-http";
+import { contentType, readBody, routeSessions, sendText } from "./session-http";
 import { peerCodecs } from "../ingest/webrtc/codecs";
 import type { WebrtcNetwork } from "../ingest/webrtc/network";
 import { gathered, newPeer, onPeerEnd } from "../ingest/webrtc/peer";
@@ -50,9 +50,9 @@ const CORS = { "access-control-allow-origin": "*", "access-control-expose-header
 const text = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => sendText(res, status, body, { ...CORS, ...headers });
 
 /** Our codecs narrowed to the ones the publish negotiated, so a viewer gets exactly what the publisher sends. */
-function codecsOf(source: RTCPeerConnection) {
+function codecsOf(sources: ReturnType<typeof negotiatedMedia>) {
   const all = peerCodecs();
-  const sent = negotiatedMedia(source).map((t) => t.media.rtpmap.split("/")[0].toUpperCase());
+  const sent = sources.map((t) => t.media.rtpmap.split("/")[0].toUpperCase());
   const keep = (list: NonNullable<typeof all.video>) => list.filter((c) => sent.includes(c.mimeType.split("/")[1].toUpperCase()));
   return { video: keep(all.video ?? []), audio: keep(all.audio ?? []) };
 }
@@ -61,7 +61,7 @@ export function createWhepPlay(o: WhepPlayOptions): WhepPlay {
   const viewers = new Map<string, Viewer>();
 
   const start = async (req: http.IncomingMessage, res: http.ServerResponse, name: string) => {
-    if ((req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase() !== "application/sdp") return text(res, 415, "WHEP offers are Content-Type: application/sdp");
+    if (contentType(req) !== "application/sdp") return text(res, 415, "WHEP offers are Content-Type: application/sdp");
     const offer = await readBody(req, MAX_OFFER_BYTES);
     if (offer === null) return text(res, 413, `offer larger than ${MAX_OFFER_BYTES} bytes`);
     if (!offer.startsWith("v=0") || !/^m=(video|audio) /m.test(offer)) return text(res, 400, "not an SDP offer with an audio or video line");
@@ -70,7 +70,8 @@ export function createWhepPlay(o: WhepPlayOptions): WhepPlay {
     if (viewers.size >= MAX_WHEP_VIEWERS) return text(res, 503, `at most ${MAX_WHEP_VIEWERS} WHEP viewers at once`, { "retry-after": "30" });
 
     const id = randomUUID();
-    const pc = newPeer(o.network, { codecs: codecsOf(source) });
+    const sources = negotiatedMedia(source);
+    const pc = newPeer(o.network, { codecs: codecsOf(sources) });
     const subs: Array<{ unSubscribe(): void }> = [];
     let stopped = false;
     const viewer: Viewer = {
@@ -91,7 +92,6 @@ export function createWhepPlay(o: WhepPlayOptions): WhepPlay {
     viewers.set(id, viewer);
     try {
       await pc.setRemoteDescription({ type: "offer", sdp: offer });
-      const sources = negotiatedMedia(source);
       for (const t of pc.getTransceivers()) {
         const from = sources.find((s) => s.media.kind === t.kind);
         if (!from) {
@@ -101,8 +101,8 @@ export function createWhepPlay(o: WhepPlayOptions): WhepPlay {
         const track = new MediaStreamTrack({ kind: from.media.kind });
         await t.sender.replaceTrack(track);
         t.setDirection("sendonly");
-        // each viewer gets its own copy: its sender rewrites the header (ssrc, payload type, sequence) for that viewer
-        const forward = (p: RtpPacket) => p.header.payloadType === from.media.payloadType && !stopped && track.writeRtp(p.serialize());
+        // no copy here: werift's sender clones each packet before rewriting its header (ssrc, payload type, sequence)
+        const forward = (p: RtpPacket) => p.header.payloadType === from.media.payloadType && !stopped && track.writeRtp(p);
         const ssrcs = new Set<number>();
         const attach = (rt: { onReceiveRtp: { subscribe(f: (p: RtpPacket) => void): { unSubscribe(): void } }; ssrc?: number }) => {
           if (rt.ssrc !== undefined) ssrcs.add(rt.ssrc);

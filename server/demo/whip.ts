@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import type { RTCPeerConnection } from "werift";
 import type { IngestAccess } from "./ingest-access";
-import { readBody, routeSessions, sendText } from "./session-http";
+import { contentType, readBody, routeSessions, sendText } from "./session-http";
 import { answerOffer, newPeer, onPeerEnd } from "../ingest/webrtc/peer";
 import { startRtpRelay, type RtpRelay } from "../ingest/webrtc/rtp-relay";
 import type { RtpMedia } from "../ingest/webrtc/codecs";
@@ -72,7 +72,7 @@ export function createWhip(o: WhipOptions): Whip {
   const sessions = new Map<string, WhipSession>();
 
   const start = async (req: http.IncomingMessage, res: http.ServerResponse, name: string) => {
-    const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+    const type = contentType(req);
     if (type !== "application/sdp") return sendText(res, 415, "WHIP offers are Content-Type: application/sdp", CORS);
     const offer = await readBody(req, MAX_OFFER_BYTES);
     if (offer === null) return sendText(res, 413, `offer larger than ${MAX_OFFER_BYTES} bytes`, CORS);
@@ -136,7 +136,7 @@ export function createWhip(o: WhipOptions): Whip {
 
   // RFC 9725 §4.3: trickle ICE → 204; ICE restart → 422 (trickle only); a stale If-Match → 412
   const trickle = async (req: http.IncomingMessage, res: http.ServerResponse, session: WhipSession) => {
-    const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+    const type = contentType(req);
     if (type !== TRICKLE_TYPE) return sendText(res, 415, `PATCH bodies are Content-Type: ${TRICKLE_TYPE}`, { ...CORS, "accept-patch": TRICKLE_TYPE });
     const ifMatch = req.headers["if-match"]?.trim();
     if (ifMatch && ifMatch !== "*" && ifMatch !== `"${session.id}"`) return sendText(res, 412, "If-Match does not name this session's ETag", CORS);
