@@ -143,6 +143,12 @@ async function bareTransportMs(url: string, frames: number): Promise<number> {
   return percentile(lat.sort((a, b) => a - b), 50);
 }
 
+/** The ways in `BENCH_WEBRTC_WAYS` names (comma-separated: rtmp, rtmpZerolatency, whip, whipViaWhep, whep), or all. */
+const wanted = (way: string) => {
+  const list = process.env.BENCH_WEBRTC_WAYS?.split(",").map((w) => w.trim()).filter(Boolean);
+  return !list?.length || list.includes(way);
+};
+
 export async function benchWebrtcLatency(frames = Number(process.env.BENCH_WEBRTC_FRAMES ?? 20)): Promise<Record<string, unknown>> {
   const load = os.loadavg().map((l) => Math.round(l * 100) / 100);
   const page = http.createServer((_q, r) => r.writeHead(200, { "content-type": "text/html" }).end(PAGE));
@@ -166,16 +172,20 @@ export async function benchWebrtcLatency(frames = Number(process.env.BENCH_WEBRT
         pub.stop();
       }
     };
-    const rtmp = await rtmpPath("rtmp-stamped", false);
-    const rtmpZerolatency = await rtmpPath("rtmp-stamped-zl", true);
+    const rtmp = wanted("rtmp") ? await rtmpPath("rtmp-stamped", false) : null;
+    const rtmpZerolatency = wanted("rtmpZerolatency") ? await rtmpPath("rtmp-stamped-zl", true) : null;
 
-    const status = await tab.evaluate((u) => (window as unknown as { publish(u: string): Promise<number> }).publish(u), `http://127.0.0.1:${ingest.httpPort}/whip/whip-stamped`);
-    if (status !== 201) throw new Error(`WHIP publish answered ${status}`);
-    await waitFor(async () => ingest!.isPublishing("whip-stamped"), 60_000);
-    const whip = await measure(svc, "NORMAL", ingest.rtmpUrl("whip-stamped"), frames);
-    // the same publish played back by the ingest over WHEP: no transcode, no RTMP hop
-    const whipViaWhep = await measure(svc, "WEBRTC", `http://127.0.0.1:${ingest.httpPort}/whep/whip-stamped`, frames);
-    await tab.evaluate(() => (window as unknown as { stopAll(): void }).stopAll());
+    let whip: PathFigures | null = null;
+    let whipViaWhep: PathFigures | null = null;
+    if (wanted("whip") || wanted("whipViaWhep")) {
+      const status = await tab.evaluate((u) => (window as unknown as { publish(u: string): Promise<number> }).publish(u), `http://127.0.0.1:${ingest.httpPort}/whip/whip-stamped`);
+      if (status !== 201) throw new Error(`WHIP publish answered ${status}`);
+      await waitFor(async () => ingest!.isPublishing("whip-stamped"), 60_000);
+      if (wanted("whip")) whip = await measure(svc, "NORMAL", ingest.rtmpUrl("whip-stamped"), frames);
+      // the same publish played back by the ingest over WHEP: no transcode, no RTMP hop
+      if (wanted("whipViaWhep")) whipViaWhep = await measure(svc, "WEBRTC", `http://127.0.0.1:${ingest.httpPort}/whep/whip-stamped`, frames);
+      await tab.evaluate(() => (window as unknown as { stopAll(): void }).stopAll());
+    }
 
     whep = http.createServer(async (req, res) => {
       if (req.method !== "POST") return void res.writeHead(200).end();
@@ -185,9 +195,10 @@ export async function benchWebrtcLatency(frames = Number(process.env.BENCH_WEBRT
       res.writeHead(201, { "content-type": "application/sdp", location: "/whep/s" }).end(answer);
     });
     await new Promise<void>((r) => whep!.listen(0, "127.0.0.1", r));
-    const whepFig = await measure(svc, "WEBRTC", `http://127.0.0.1:${(whep.address() as AddressInfo).port}/whep/cam`, frames);
+    const whepFig = wanted("whep") ? await measure(svc, "WEBRTC", `http://127.0.0.1:${(whep.address() as AddressInfo).port}/whep/cam`, frames) : null;
 
-    const ahead = (p: PathFigures) => Math.round(rtmp.glassToCallbackP50Ms - p.glassToCallbackP50Ms);
+    const diff = (a: PathFigures | null, b: PathFigures | null) => (a && b ? Math.round(a.glassToCallbackP50Ms - b.glassToCallbackP50Ms) : null);
+    const ahead = (p: PathFigures | null) => diff(rtmp, p);
     return {
       loadAverageAtStart: load,
       loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100),
@@ -199,8 +210,8 @@ export async function benchWebrtcLatency(frames = Number(process.env.BENCH_WEBRT
       whep: whepFig,
       whipAheadOfRtmpP50Ms: ahead(whip),
       whipViaWhepAheadOfRtmpP50Ms: ahead(whipViaWhep),
-      whipViaWhepAheadOfZerolatencyP50Ms: Math.round(rtmpZerolatency.glassToCallbackP50Ms - whipViaWhep.glassToCallbackP50Ms),
-      whepAheadOfZerolatencyP50Ms: Math.round(rtmpZerolatency.glassToCallbackP50Ms - whepFig.glassToCallbackP50Ms),
+      whipViaWhepAheadOfZerolatencyP50Ms: diff(rtmpZerolatency, whipViaWhep),
+      whepAheadOfZerolatencyP50Ms: diff(rtmpZerolatency, whepFig),
       whepAheadOfRtmpP50Ms: ahead(whepFig),
       target: `WebRTC glass → callback below RTMP's by ≥ the GOP wait (${GOP_SEC * 1000} ms)`,
     };
