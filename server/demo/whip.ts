@@ -13,6 +13,7 @@ import { answerOffer, newPeer, onPeerEnd } from "../ingest/webrtc/peer";
 import { startRtpRelay, type RtpRelay } from "../ingest/webrtc/rtp-relay";
 import type { RtpMedia } from "../ingest/webrtc/codecs";
 import { applyTrickle, parseSdpFrag, TRICKLE_TYPE } from "../ingest/webrtc/trickle";
+import { restartIce } from "../ingest/webrtc/ice-restart";
 import { iceServerLinks, type WebrtcNetwork } from "../ingest/webrtc/network";
 
 const MAX_OFFER_BYTES = 64 * 1024;
@@ -40,13 +41,18 @@ interface WhipSession {
   relay: RtpRelay | null;
   /** remote candidates added by PATCH (trickle ICE) */
   trickled: number;
+  /** ICE restarts done (RFC 9725 §4.4); the ETag names the ICE session: `"<id>"`, then `"<id>.<restarts>"` */
+  restarts: number;
+  etag: string;
+  /** an ICE restart is being answered */
+  restarting: boolean;
   stop(reason: string): Promise<void>;
 }
 
 export interface Whip {
   /** Serves a /whip/ request; false when the path is not WHIP's. */
   handle(req: http.IncomingMessage, res: http.ServerResponse): boolean;
-  sessions(): Array<{ id: string; name: string; media: RtpMedia[]; packets: { video: number; audio: number }; trickled: number }>;
+  sessions(): Array<{ id: string; name: string; media: RtpMedia[]; packets: { video: number; audio: number }; trickled: number; iceRestarts: number }>;
   /** The peer publishing <name> once its media flows to the ingest, else null (whep-play.ts plays it back). */
   source(name: string): RTCPeerConnection | null;
   close(): Promise<void>;
@@ -89,6 +95,9 @@ export function createWhip(o: WhipOptions): Whip {
       pc,
       relay: null,
       trickled: 0,
+      restarts: 0,
+      etag: `"${id}"`,
+      restarting: false,
       stop: async (reason) => {
         if (stopped) return;
         stopped = true;
@@ -113,7 +122,7 @@ export function createWhip(o: WhipOptions): Whip {
     void session.relay.done.then(() => session.stop("relay ended"));
     o.log(`[whip] ${name} (${id.slice(0, 8)}) publishing ${session.relay.media.map((m) => m.rtpmap).join(" + ")} from ${req.socket.remoteAddress}`);
     const links = o.network ? iceServerLinks(o.network) : [];
-    res.writeHead(201, { ...CORS, "content-type": "application/sdp", location: `/whip/${name}/${id}`, etag: `"${id}"`, ...(links.length ? { link: links } : {}) }).end(answer);
+    res.writeHead(201, { ...CORS, "content-type": "application/sdp", location: `/whip/${name}/${id}`, etag: session.etag, ...(links.length ? { link: links } : {}) }).end(answer);
   };
 
   const handleAsync = async (req: http.IncomingMessage, res: http.ServerResponse, name: string, id: string | undefined) => {
@@ -134,24 +143,42 @@ export function createWhip(o: WhipOptions): Whip {
     sendText(res, 200, "stopped", CORS);
   };
 
-  // RFC 9725 §4.3: trickle ICE → 204; ICE restart → 422 (trickle only); a stale If-Match → 412
+  // RFC 9725 §4.3–4.4: trickle ICE → 204; an ICE restart (If-Match: *) → 200 with our new credentials and candidates
+  // and a new ETag; new credentials without If-Match: * → 422; a stale If-Match → 412
   const trickle = async (req: http.IncomingMessage, res: http.ServerResponse, session: WhipSession) => {
     const type = contentType(req);
     if (type !== TRICKLE_TYPE) return sendText(res, 415, `PATCH bodies are Content-Type: ${TRICKLE_TYPE}`, { ...CORS, "accept-patch": TRICKLE_TYPE });
     const ifMatch = req.headers["if-match"]?.trim();
-    if (ifMatch && ifMatch !== "*" && ifMatch !== `"${session.id}"`) return sendText(res, 412, "If-Match does not name this session's ETag", CORS);
+    if (ifMatch && ifMatch !== "*" && ifMatch !== session.etag) return sendText(res, 412, "If-Match does not name this session's ETag (an ICE restart gave it a new one)", CORS);
     const body = await readBody(req, MAX_FRAG_BYTES);
     if (body === null) return sendText(res, 413, `fragment larger than ${MAX_FRAG_BYTES} bytes`, CORS);
-    const r = await applyTrickle(session.pc, parseSdpFrag(body), session.trickled, ifMatch === "*");
+    if (ifMatch === "*") return restart(res, session, body);
+    const r = await applyTrickle(session.pc, parseSdpFrag(body), session.trickled);
     if (!r.ok) return sendText(res, r.status, r.message, CORS);
     session.trickled += r.added;
     res.writeHead(204, CORS).end();
   };
 
+  const restart = async (res: http.ServerResponse, session: WhipSession, body: string) => {
+    if (session.restarting) return sendText(res, 409, "an ICE restart of this session is being answered", CORS);
+    session.restarting = true;
+    try {
+      const r = await restartIce(session.pc, parseSdpFrag(body), session.restarts);
+      if (!r.ok) return sendText(res, r.status, r.message, CORS);
+      session.restarts++;
+      session.trickled = 0;
+      session.etag = `"${session.id}.${session.restarts}"`;
+      o.log(`[whip] ${session.name} (${session.id.slice(0, 8)}) ICE restart ${session.restarts}: ${r.candidates} candidates offered`);
+      res.writeHead(200, { ...CORS, "content-type": TRICKLE_TYPE, etag: session.etag }).end(r.frag);
+    } finally {
+      session.restarting = false;
+    }
+  };
+
   return {
     handle: (req, res) => routeSessions(req, res, "whip", { headers: CORS, log: o.log }, (name, id) => handleAsync(req, res, name, id)),
     source: (name) => [...sessions.values()].find((s) => s.name === name && s.relay !== null)?.pc ?? null,
-    sessions: () => [...sessions.values()].map((s) => ({ id: s.id, name: s.name, media: s.relay?.media ?? [], packets: s.relay?.packets ?? { video: 0, audio: 0 }, trickled: s.trickled })),
+    sessions: () => [...sessions.values()].map((s) => ({ id: s.id, name: s.name, media: s.relay?.media ?? [], packets: s.relay?.packets ?? { video: 0, audio: 0 }, trickled: s.trickled, iceRestarts: s.restarts })),
     async close() {
       await Promise.allSettled([...sessions.values()].map((s) => s.stop("ingest closing")));
     },

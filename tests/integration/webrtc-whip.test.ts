@@ -63,11 +63,14 @@ test("Chromium publishes its fake camera + microphone over WHIP; the service pul
 
   // a second publisher on the same name is refused while the first holds it
   assert.equal((await browser.page.evaluate(([u, k]) => fetch(u, { method: "POST", headers: { "content-type": "application/sdp", authorization: `Bearer ${k}` }, body: "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\n" }).then((r) => r.status), [whipUrl(name), KEY] as const)), 409);
-  // PATCH refusals (RFC 9725 §4.3): not a fragment 415, stale If-Match 412, ICE restart 422 (trickle only), empty 400
+  // PATCH refusals (RFC 9725 §4.3–4.4): not a fragment 415, stale If-Match 412, new credentials without If-Match: * 422,
+  // an ICE restart without a password or with the current ufrag 400, empty 400
   const patch = (headers: Record<string, string>, body: string) => fetch(`http://127.0.0.1:${ingest.httpPort}${res.location}`, { method: "PATCH", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/trickle-ice-sdpfrag", ...headers }, body }).then((r) => r.status);
   assert.equal(await patch({ "content-type": "application/sdp" }, "a=end-of-candidates"), 415);
   assert.equal(await patch({ "if-match": '"not-this-session"' }, "a=end-of-candidates"), 412);
-  assert.equal(await patch({ "if-match": "*" }, "a=ice-ufrag:new1\r\na=ice-pwd:newpasswordnewpassword12\r\n"), 422);
+  assert.equal(await patch({ "if-match": "*" }, "a=ice-ufrag:new1\r\n"), 400);
+  const current = /a=ice-ufrag:(\S+)/.exec(await browser.page.evaluate(() => (window as unknown as { pc: RTCPeerConnection }).pc.localDescription!.sdp))![1];
+  assert.equal(await patch({ "if-match": "*" }, `a=ice-ufrag:${current}\r\na=ice-pwd:newpasswordnewpassword12\r\n`), 400);
   assert.equal(await patch({}, "a=ice-ufrag:other\r\na=ice-pwd:x\r\na=candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host\r\n"), 422);
   assert.equal(await patch({}, "a=mid:0\r\n"), 400);
 
@@ -170,4 +173,41 @@ test("trickle ICE (RFC 9725 §4.3): chromium offers with no candidate and PATCHe
   const del = await fetch(`http://127.0.0.1:${ingest.httpPort}${res.location}`, { method: "DELETE", headers: { authorization: `Bearer ${KEY}` } });
   assert.equal(del.status, 200);
   await waitFor(async () => !ingest.isPublishing(name) && ingest.whip!.sessions().length === 0, 15_000, 100);
+});
+
+test("ICE restart (RFC 9725 §4.4): chromium restarts ICE mid-publish with If-Match: *; 200 with the ingest's new credentials, candidates and a new ETag; media keeps flowing on the new ICE session; the old ETag is stale", async () => {
+  const name = `whip-restart-${randomBytes(3).toString("hex")}`;
+  const res = await browser.publish(whipUrl(name), KEY);
+  assert.equal(res.status, 201, JSON.stringify(res));
+  await browser.waitForState("connected");
+  await waitFor(async () => ingest.isPublishing(name), 90_000, 100);
+  const before = (await browser.transportStats())!;
+  const oldAnswerUfrag = /a=ice-ufrag:(\S+)/.exec(res.answer!)![1];
+
+  const r = await browser.restartIce();
+  assert.equal(r.status, 200, JSON.stringify(r));
+  assert.equal(r.contentType, "application/trickle-ice-sdpfrag");
+  assert.ok(r.etag && r.etag !== res.etag, `a new ETag: ${r.etag} after ${res.etag}`);
+  assert.notEqual(r.remoteUfrag, oldAnswerUfrag, "the ingest answers with new credentials");
+  assert.ok(r.remoteCandidates! >= 1, r.body);
+  assert.match(r.body!, /a=end-of-candidates/);
+  const session = ingest.whip!.sessions().find((s) => s.name === name)!;
+  assert.equal(session.iceRestarts, 1);
+
+  // chromium's transport runs on the new ICE session (its new local ufrag, a new selected pair) and keeps sending
+  await waitFor(async () => {
+    const now = await browser.transportStats();
+    return now?.iceLocalUsernameFragment === r.localUfrag && now?.iceState === "connected" && (now.selectedCandidatePairChanges ?? 0) > (before.selectedCandidatePairChanges ?? 0);
+  }, 30_000, 200);
+  const packets = () => ingest.whip!.sessions().find((s) => s.name === name)!.packets.video;
+  const at = packets();
+  await waitFor(async () => packets() > at + 30, 30_000, 100);
+  assert.ok(ingest.isPublishing(name), "the publish went on through the restart");
+
+  // the old ETag names an ICE session that is gone; the new one is taken
+  const patch = (etag: string) => fetch(`http://127.0.0.1:${ingest.httpPort}${res.location}`, { method: "PATCH", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/trickle-ice-sdpfrag", "if-match": etag }, body: `a=ice-ufrag:${r.localUfrag}\r\na=end-of-candidates\r\n` }).then((x) => x.status);
+  assert.equal(await patch(res.etag!), 412);
+  assert.equal(await patch(r.etag!), 204);
+  const del = await fetch(`http://127.0.0.1:${ingest.httpPort}${res.location}`, { method: "DELETE", headers: { authorization: `Bearer ${KEY}` } });
+  assert.equal(del.status, 200);
 });

@@ -18,7 +18,40 @@ window.publish = async (whipUrl, key) => {
   if (res.status !== 201) { pc.close(); return { status: res.status, body }; }
   await pc.setRemoteDescription({ type: "answer", sdp: body });
   window.pc = pc;
-  return { status: res.status, location: res.headers.get("location"), link: res.headers.get("link"), answer: body };
+  window.whip = { url: new URL(res.headers.get("location"), whipUrl).href, auth: headers.authorization ? { authorization: headers.authorization } : {}, etag: res.headers.get("etag") };
+  return { status: res.status, location: res.headers.get("location"), link: res.headers.get("link"), answer: body, etag: res.headers.get("etag") };
+};
+// an ICE restart as WHIP clients do it (RFC 9725 §4.4): new local credentials and candidates PATCHed with
+// If-Match: *; the 200's fragment (the server's new credentials and candidates) replaces them in the remote answer
+window.restartWhipIce = async () => {
+  const pc = window.pc;
+  pc.restartIce();
+  await pc.setLocalDescription(await pc.createOffer({ iceRestart: true }));
+  await new Promise((r) => { if (pc.iceGatheringState === "complete") r(); pc.addEventListener("icegatheringstatechange", () => pc.iceGatheringState === "complete" && r()); setTimeout(r, 3000); });
+  const sdp = pc.localDescription.sdp;
+  const ufrag = /a=ice-ufrag:(\\S+)/.exec(sdp)[1], pwd = /a=ice-pwd:(\\S+)/.exec(sdp)[1];
+  const mid = pc.getTransceivers()[0].mid;
+  const cands = [...new Set(sdp.split("\\r\\n").filter((l) => l.startsWith("a=candidate:")))];
+  const frag = "a=ice-ufrag:" + ufrag + "\\r\\na=ice-pwd:" + pwd + "\\r\\nm=audio 9 UDP/TLS/RTP/SAVPF 0\\r\\na=mid:" + mid + "\\r\\n" + cands.join("\\r\\n") + "\\r\\na=end-of-candidates\\r\\n";
+  const res = await fetch(window.whip.url, { method: "PATCH", headers: { ...window.whip.auth, "content-type": "application/trickle-ice-sdpfrag", "if-match": "*" }, body: frag });
+  const body = await res.text();
+  if (res.status !== 200) return { status: res.status, body };
+  const remoteUfrag = /a=ice-ufrag:(\\S+)/.exec(body)[1], remotePwd = /a=ice-pwd:(\\S+)/.exec(body)[1];
+  const remoteCands = body.split("\\r\\n").filter((l) => l.startsWith("a=candidate:"));
+  const answer = pc.remoteDescription.sdp
+    .replace(/a=ice-ufrag:.*\\r\\n/g, "a=ice-ufrag:" + remoteUfrag + "\\r\\n")
+    .replace(/a=ice-pwd:.*\\r\\n/g, "a=ice-pwd:" + remotePwd + "\\r\\n")
+    .replace(/a=candidate:.*\\r\\n/g, "")
+    .replace(/(m=.*\\r\\n)/g, "$1" + remoteCands.map((c) => c + "\\r\\n").join(""));
+  await pc.setRemoteDescription({ type: "answer", sdp: answer });
+  window.whip.etag = res.headers.get("etag");
+  return { status: res.status, etag: res.headers.get("etag"), contentType: res.headers.get("content-type"), localUfrag: ufrag, remoteUfrag, remoteCandidates: remoteCands.length, body };
+};
+// what chromium's transport says of the ICE session in use: its local ufrag, the selected pair's changes, bytes sent
+window.transportStats = async () => {
+  const stats = await window.pc.getStats();
+  for (const s of stats.values()) if (s.type === "transport") return { iceLocalUsernameFragment: s.iceLocalUsernameFragment, selectedCandidatePairChanges: s.selectedCandidatePairChanges, bytesSent: s.bytesSent, iceState: s.iceState };
+  return null;
 };
 // trickle ICE (RFC 9725 §4.3): the offer goes out with no candidate; each one is PATCHed as an SDP fragment once
 // the session's Location is known, then a=end-of-candidates
@@ -70,7 +103,11 @@ window.stopWhep = () => { for (const pc of window.served ?? []) pc.close(); wind
 export interface WebrtcBrowser {
   page: Page;
   /** WHIP-publishes the fake camera and microphone; status 201 with the session's Location, or the refusal. */
-  publish(whipUrl: string, key?: string): Promise<{ status: number; location?: string; link?: string | null; answer?: string; body?: string }>;
+  publish(whipUrl: string, key?: string): Promise<{ status: number; location?: string; link?: string | null; answer?: string; etag?: string | null; body?: string }>;
+  /** An ICE restart of the last publish (RFC 9725 §4.4): status 200 with the server's new credentials, or the refusal. */
+  restartIce(): Promise<{ status: number; etag?: string | null; contentType?: string | null; localUfrag?: string; remoteUfrag?: string; remoteCandidates?: number; body?: string }>;
+  /** Chromium's own view of the publish's transport (RTCTransportStats). */
+  transportStats(): Promise<{ iceLocalUsernameFragment?: string; selectedCandidatePairChanges?: number; bytesSent?: number; iceState?: string } | null>;
   /** The same with trickle ICE: an offer without candidates, then one PATCH per candidate and one for the end. */
   publishTrickle(whipUrl: string, key?: string): Promise<{ status: number; location?: string; offerHadCandidates?: boolean; patchStatuses?: number[]; body?: string }>;
   /**
@@ -132,6 +169,8 @@ export async function startWebrtcBrowser(): Promise<WebrtcBrowser> {
       serveWhep,
       publishTrickle: (whipUrl, key) => page.evaluate(([u, k]) => (window as unknown as { publishTrickle(u: string, k?: string): Promise<{ status: number }> }).publishTrickle(u, k), [whipUrl, key] as const),
       publish: (whipUrl, key) => page.evaluate(([u, k]) => (window as unknown as { publish(u: string, k?: string): Promise<{ status: number }> }).publish(u, k), [whipUrl, key] as const),
+      restartIce: () => page.evaluate(() => (window as unknown as { restartWhipIce(): Promise<{ status: number }> }).restartWhipIce()),
+      transportStats: () => page.evaluate(() => (window as unknown as { transportStats(): Promise<null> }).transportStats()),
       waitForState: async (state) => void (await page.waitForFunction((s) => (window as unknown as { pc?: RTCPeerConnection }).pc?.connectionState === s, state, { timeout: 30_000 })),
       async close() {
         await b.close();

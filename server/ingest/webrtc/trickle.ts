@@ -1,7 +1,7 @@
 // Trickle ICE for WHIP sessions (RFC 9725 §4.3, RFC 8840 SDP fragments): a publisher that sent its offer before
 // gathering finished PATCHes its further candidates as `application/trickle-ice-sdpfrag`. werift adds them to the
-// running ICE agent. An ICE restart (new ufrag/pwd, or If-Match: *) is refused: werift restarts ICE only through a
-// full offer/answer, which WHIP does not carry.
+// running ICE agent. An ICE restart (If-Match: *, new ufrag/pwd) is ice-restart.ts; new credentials without it are
+// refused (422).
 import { isIP } from "node:net";
 import type { RTCPeerConnection } from "werift";
 
@@ -49,10 +49,10 @@ export type TrickleResult =
  * Applies one PATCH fragment to `pc`. `already`: candidates this session took before (for MAX_TRICKLED).
  * A candidate whose address is not an IP literal (mDNS) is skipped, not an error: the other candidates still count.
  */
-export async function applyTrickle(pc: RTCPeerConnection, frag: SdpFrag, already: number, restartAsked: boolean): Promise<TrickleResult> {
+export async function applyTrickle(pc: RTCPeerConnection, frag: SdpFrag, already: number): Promise<TrickleResult> {
   const current = remoteUfrag(pc);
-  if (restartAsked || (frag.ufrag !== undefined && frag.ufrag !== current)) {
-    return { ok: false, status: 422, message: "ICE restarts are not supported: DELETE this session and publish again (trickle ICE with the session's ice-ufrag is)" };
+  if (frag.ufrag !== undefined && frag.ufrag !== current) {
+    return { ok: false, status: 422, message: "new ICE credentials restart ICE: send them with If-Match: * (RFC 9725 §4.4); trickled candidates carry the session's current ice-ufrag" };
   }
   if (frag.candidates.length === 0 && !frag.end) return { ok: false, status: 400, message: "no a=candidate or a=end-of-candidates line in the fragment" };
   if (already + frag.candidates.length > MAX_TRICKLED) return { ok: false, status: 429, message: `at most ${MAX_TRICKLED} trickled candidates per session` };
