@@ -44,6 +44,8 @@ export interface Config {
   streamCapacity: number;
   /** a new stream is refused while a running one fell behind within this many seconds (0 = never) */
   streamAdmissionWindowSec: number;
+  /** a frame checked more than this many seconds after its capture (a segment after its end) counts as behind (0 = never) */
+  streamAdmissionLagSec: number;
   /** DASHBOARD_MAX_STREAMS: running streams the embedded dashboard's own principal may hold */
   dashboardMaxStreams: number;
   rtmpPort: number;
@@ -188,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // measured (npm run bench liveCapacity, docs/performance.md): 5 streams per core at the default cadence
     streamCapacity: Math.max(0, Math.floor(num("STREAM_CAPACITY", 5 * os.availableParallelism(), env))),
     streamAdmissionWindowSec: Math.max(0, num("STREAM_ADMISSION_WINDOW_SEC", 30, env)),
+    streamAdmissionLagSec: Math.max(0, num("STREAM_ADMISSION_LAG_SEC", 20, env)),
     dashboardMaxStreams: Math.floor(num("DASHBOARD_MAX_STREAMS", 8, env)),
     rtmpPort: Math.floor(num("RTMP_PORT", 1935, env)),
     rtmpHttpPort: Math.floor(num("RTMP_HTTP_PORT", 8000, env)),

@@ -122,7 +122,13 @@ export class FrameLane implements DrainLane {
     if (verdict) this.counts.checked++;
     else this.counts.notChecked++;
     metrics().frames.inc({ state: verdict ? "checked" : "not_checked" });
-    if (verdict) metrics().detectionLag.observe((Date.now() - job.f.capturedAt.getTime()) / 1000);
+    if (verdict) {
+      const lagSec = (Date.now() - job.f.capturedAt.getTime()) / 1000;
+      metrics().detectionLag.observe(lagSec);
+      // checked, but so late that detection is behind all the same: no new stream while it lasts (stream-submit.ts)
+      const bound = ctx.config.streamAdmissionLagSec;
+      if (bound > 0 && lagSec > bound) this.d.noteBehind();
+    }
     const v = verdict ?? passVerdict(langOf(req));
     this.d.noteRisk(v.riskLevel);
     if (v.riskLevel === "REJECT") this.d.preview?.clipAround(job.f.index, job.f.capturedAt);

@@ -82,17 +82,19 @@ export async function submitStream(ctx: EngineContext, runner: StreamRunner, pro
 }
 
 /**
- * The service says when it is full rather than accept a stream it would leave unchecked: past STREAM_CAPACITY
- * streams on this process, or while detection is behind (a running stream had a frame or segment called back not
- * checked for want of detector time within STREAM_ADMISSION_WINDOW_SEC), a new stream is refused with 1904
- * (video) / 1901 (audio) and the reason.
+ * The service says when it is full rather than accept a stream it would leave unchecked or check late: past
+ * STREAM_CAPACITY streams on this process, or while detection is behind (within STREAM_ADMISSION_WINDOW_SEC a running
+ * stream had a frame or segment called back not checked for want of detector time, or checked more than
+ * STREAM_ADMISSION_LAG_SEC after its capture), a new stream is refused with 1904 (video) / 1901 (audio) and the reason.
  */
 function requireCapacity(ctx: EngineContext, runner: StreamRunner, product: Product): void {
   const cap = ctx.config.streamCapacity;
   if (cap > 0 && runner.active >= cap) throw tooMany(product, `the service is at capacity: it runs ${runner.active} streams, its limit (STREAM_CAPACITY ${cap}); try again later`);
   const windowSec = ctx.config.streamAdmissionWindowSec;
   const behind = windowSec > 0 ? runner.behind(windowSec * 1000) : 0;
-  if (behind > 0) throw tooMany(product, `the service is at capacity: detection is behind on ${behind} of ${runner.active} running streams (frames called back not checked in the last ${windowSec} s); try again later`);
+  const lag = ctx.config.streamAdmissionLagSec;
+  const late = lag > 0 ? `, or checked more than ${lag} s after capture,` : "";
+  if (behind > 0) throw tooMany(product, `the service is at capacity: detection is behind on ${behind} of ${runner.active} running streams (frames called back not checked${late} in the last ${windowSec} s); try again later`);
 }
 
 /** /finish_videostream/v4 and /finish_audiostream/v4. */

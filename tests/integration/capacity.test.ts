@@ -1,6 +1,6 @@
-// The service says when it is full instead of accepting streams it would leave unchecked (#14.3): past
-// STREAM_CAPACITY, and while a running stream's detection is behind, a new stream is answered 1904 (video) /
-// 1901 (audio) with the reason. Real RTMP source, real detect pool (made scarce with its test hook).
+// The service says when it is full instead of accepting streams it would leave unchecked (#14.3) or check late: past
+// STREAM_CAPACITY, and while a running stream's detection is behind (frames not checked, or checked more than
+// STREAM_ADMISSION_LAG_SEC after capture), a new stream is answered 1904 (video) / 1901 (audio) with the reason. Real RTMP source, real detect pool (made scarce with its test hook).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { WorkerDetectPool } from "../../server/detect/pool";
@@ -60,7 +60,7 @@ describe("detection behind", () => {
     await rx.until((r) => r.some((x) => String(x.body.requestId).startsWith(`${id}_v`) && (x.body.frameDetail as { auxInfo: { detectType?: number } }).auxInfo.detectType === 2), 60_000);
     const refused = await svc.post("/videostream/v4", video("next"));
     assert.equal(refused.code, 1904);
-    assert.match(String(refused.message), /at capacity: detection is behind on 1 of 1 running streams \(frames called back not checked in the last 4 s\)/);
+    assert.match(String(refused.message), /at capacity: detection is behind on 1 of 1 running streams \(frames called back not checked, or checked more than 20 s after capture, in the last 4 s\)/);
 
     // detection catches up: past the window with nothing left unchecked, streams are accepted again
     pool.setMinJobMsForTest(0);
@@ -68,6 +68,36 @@ describe("detection behind", () => {
       const r = await svc.post("/videostream/v4", video("later"));
       return r.code === 1100 ? r : null;
     }, 30_000, 500);
+    for (const r of [id, String(accepted.requestId)]) await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: r });
+  });
+});
+
+describe("detection late", () => {
+  let svc: Service;
+  // a deep backlog: every frame is checked, none dropped, but each one late
+  before(async () => void (svc = await startTestService({ env: { STREAM_FRAME_BACKLOG: "50", STREAM_ADMISSION_WINDOW_SEC: "4", STREAM_ADMISSION_LAG_SEC: "2" } })));
+  after(() => svc?.close());
+
+  test("while a running stream's frames are checked but more than STREAM_ADMISSION_LAG_SEC after capture, a new stream is refused 1904 saying so; once detection is on time again it is accepted", async () => {
+    const pool = svc.engine!.ctx.detect as WorkerDetectPool;
+    pool.setMinJobMsForTest(3000); // ≥ 3 s a frame: checked, never dropped (backlog 50), each > 2 s after capture
+    const first = await svc.post("/videostream/v4", video("late"));
+    assert.equal(first.code, 1100, JSON.stringify(first));
+    const id = String(first.requestId);
+    const frames = (r: typeof rx.received) => r.filter((x) => String(x.body.requestId).startsWith(`${id}_v`)).map((x) => x.body.frameDetail as { auxInfo: { detectType?: number } });
+    await rx.until((r) => frames(r).length >= 1, 60_000);
+    const refused = await waitFor(async () => {
+      const r = await svc.post("/videostream/v4", video("late-next"));
+      return r.code === 1904 ? r : null;
+    }, 30_000, 300);
+    assert.match(String(refused.message), /detection is behind on 1 of 1 running streams \(frames called back not checked, or checked more than 2 s after capture, in the last 4 s\)/);
+    assert.ok(frames(rx.received).every((f) => f.auxInfo.detectType !== 2), "late, but every frame so far was checked");
+
+    pool.setMinJobMsForTest(0);
+    const accepted = await waitFor(async () => {
+      const r = await svc.post("/videostream/v4", video("late-later"));
+      return r.code === 1100 ? r : null;
+    }, 60_000, 500);
     for (const r of [id, String(accepted.requestId)]) await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: r });
   });
 });
