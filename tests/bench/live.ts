@@ -89,6 +89,8 @@ interface CapacityRun {
   latencyWithinTarget: boolean;
   latencyP50Ms: number | null;
   latencyP95Ms: number | null;
+  /** p50 / p95 of each part of capture → callback */
+  latencyPartsMs?: Record<string, { p50: number; p95: number }>;
   latencyP95AboveOneStreamMs: number | null;
   serviceCpuPct: number | null;
   cpuPctPerStream: number | null;
@@ -167,10 +169,21 @@ async function capacityRun(n: number, url: string, o: { windowSec: number; warmu
     await new Promise((r) => setTimeout(r, windowSec * 1000));
     const cpuPct = ((serviceCpuSec() - c0) / ((Date.now() - t0) / 1000)) * 100;
     const window = rx.received.slice(from).filter((r) => r.body.frameDetail);
-    const detail = (r: (typeof window)[number]) => r.body.frameDetail as { auxInfo: { imgTime: string; detectType?: number; unchangedFrom?: string } };
+    const detail = (r: (typeof window)[number]) => r.body.frameDetail as { auxInfo: { imgTime: string; detectType?: number; unchangedFrom?: string; beginProcessTime: number; finishProcessTime: number } };
     const checked = window.filter((r) => detail(r).auxInfo.detectType !== 2);
     const perStream = ids.map((id) => checked.filter((r) => taskOf(r) === id).length);
     const lat = checked.map((r) => r.at - imgTimeMs(detail(r).auxInfo.imgTime)).sort((a, b) => a - b);
+    // where the time goes: capture → detection asked for (the pull's delivery, the stream's own queue), → verdict (the
+    // detect pool's queue and the detectors), → callback received (outbox and HTTP)
+    const part = (f: (a: ReturnType<typeof detail>["auxInfo"], at: number) => number) => {
+      const xs = checked.map((r) => f(detail(r).auxInfo, r.at)).sort((a, b) => a - b);
+      return { p50: percentile(xs, 50), p95: percentile(xs, 95) };
+    };
+    const latencyPartsMs = {
+      captureToDetectStart: part((a) => a.beginProcessTime - imgTimeMs(a.imgTime)),
+      detectStartToVerdict: part((a) => a.finishProcessTime - a.beginProcessTime),
+      verdictToCallback: part((a, at) => at - a.finishProcessTime),
+    };
     const notChecked = window.length - checked.length;
     return {
       streams: n,
@@ -184,6 +197,7 @@ async function capacityRun(n: number, url: string, o: { windowSec: number; warmu
       keptUp: notChecked === 0 && Math.min(...perStream) >= expected * 0.9,
       latencyP50Ms: percentile(lat, 50),
       latencyP95Ms: percentile(lat, 95),
+      latencyPartsMs,
       serviceCpuPct: Math.round(cpuPct),
       cpuPctPerStream: Math.round(cpuPct / n),
     };
