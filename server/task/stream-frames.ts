@@ -125,9 +125,7 @@ export class FrameLane implements DrainLane {
     if (verdict) {
       const lagSec = (Date.now() - job.f.capturedAt.getTime()) / 1000;
       metrics().detectionLag.observe(lagSec);
-      // checked, but so late that detection is behind all the same: no new stream while it lasts (stream-submit.ts)
-      const bound = ctx.config.streamAdmissionLagSec;
-      if (bound > 0 && lagSec > bound) this.d.noteBehind();
+      this.d.noteLag(lagSec);
     }
     const v = verdict ?? passVerdict(langOf(req));
     this.d.noteRisk(v.riskLevel);

@@ -12,6 +12,8 @@ export interface LaneDeps {
   noteRisk(level: RiskLevel): void;
   /** the detectors could not keep up: one left the backlog unchecked */
   noteBehind(): void;
+  /** one was checked this long after its capture (a segment: its end); past STREAM_ADMISSION_LAG_SEC that is behind too */
+  noteLag(lagSec: number): void;
   /** one finished detecting: a drain waiting on it looks again */
   changed(): void;
   /** queues a callback after every earlier one (stream-save.ts) */

@@ -106,8 +106,7 @@ export class SegmentLane implements DrainLane {
     if (verdict) this.counts.checked++;
     else this.counts.notChecked++;
     metrics().segments.inc({ state: verdict ? "checked" : "not_checked" });
-    const bound = ctx.config.streamAdmissionLagSec;
-    if (verdict && bound > 0 && (Date.now() - job.s.endedAt.getTime()) / 1000 > bound) this.d.noteBehind();
+    if (verdict) this.d.noteLag((Date.now() - job.s.endedAt.getTime()) / 1000);
     const v = verdict ?? unlabelledSegment(langOf(req));
     this.d.noteRisk(v.riskLevel);
     const d = req.data;

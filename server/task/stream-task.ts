@@ -99,6 +99,10 @@ export class StreamTask {
       req,
       noteRisk: (level) => this.noteRisk(level),
       noteBehind: () => (this.behindAt = Date.now()),
+      noteLag: (lagSec) => {
+        const bound = ctx.config.streamAdmissionLagSec;
+        if (bound > 0 && lagSec > bound) this.behindAt = Date.now();
+      },
       changed: () => this.drain.changed(),
       emit: (enqueue) => this.callbacks.emit(enqueue),
       mediaUrl: (file) => this.mediaUrl(file),
@@ -139,7 +143,7 @@ export class StreamTask {
     this.monitor.handover(message);
   }
 
-  /** True when a frame or segment of this stream was left unchecked for want of detector time within `windowMs`. */
+  /** True when a frame or segment of this stream was left unchecked for want of detector time, or checked too late, within `windowMs`. */
   behindWithin(windowMs: number): boolean {
     return this.behindAt > 0 && Date.now() - this.behindAt <= windowMs;
   }

@@ -21,6 +21,14 @@ after(async () => {
 });
 
 const video = (tokenId: string) => qrStreamRequest(`${src.flvUrl}?t=${tokenId}`, rx.url, { tokenId, returnAllImg: 1 });
+/** Submits a video stream until it is accepted (the service has caught up), then closes it and `running`. */
+async function acceptedAgain(svc: Service, tokenId: string, running: string, timeoutMs: number): Promise<void> {
+  const accepted = await waitFor(async () => {
+    const r = await svc.post("/videostream/v4", video(tokenId));
+    return r.code === 1100 ? r : null;
+  }, timeoutMs, 500);
+  for (const r of [running, String(accepted.requestId)]) await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: r });
+}
 const audio = (tokenId: string) => ({ accessKey: TEST_KEY, appId: "default", eventId: "default", type: "POLITICS", callback: rx.url, btId: `room-${tokenId}`, data: { tokenId, url: `${src.flvUrl}?a=${tokenId}` } });
 
 describe("STREAM_CAPACITY", () => {
@@ -64,11 +72,7 @@ describe("detection behind", () => {
 
     // detection catches up: past the window with nothing left unchecked, streams are accepted again
     pool.setMinJobMsForTest(0);
-    const accepted = await waitFor(async () => {
-      const r = await svc.post("/videostream/v4", video("later"));
-      return r.code === 1100 ? r : null;
-    }, 30_000, 500);
-    for (const r of [id, String(accepted.requestId)]) await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: r });
+    await acceptedAgain(svc, "later", id, 30_000);
   });
 });
 
@@ -94,10 +98,6 @@ describe("detection late", () => {
     assert.ok(frames(rx.received).every((f) => f.auxInfo.detectType !== 2), "late, but every frame so far was checked");
 
     pool.setMinJobMsForTest(0);
-    const accepted = await waitFor(async () => {
-      const r = await svc.post("/videostream/v4", video("late-later"));
-      return r.code === 1100 ? r : null;
-    }, 60_000, 500);
-    for (const r of [id, String(accepted.requestId)]) await svc.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: r });
+    await acceptedAgain(svc, "late-later", id, 60_000);
   });
 });

@@ -3,18 +3,14 @@
 // session keeps its peer, DTLS and RTP: werift restarts ICE when a remote offer brings new credentials, so the
 // session's own offer is replayed with the fragment's credentials and candidates, answered, and the answer's new
 // credentials and candidates go back as a fragment (200, with a new ETag).
-import { isIP } from "node:net";
 import type { RTCPeerConnection } from "werift";
 import { gathered } from "./peer";
-import { MAX_TRICKLED, remoteUfrag, type SdpFrag } from "./trickle";
+import { isIpCandidate, MAX_TRICKLED, remoteUfrag, type SdpFrag } from "./trickle";
 
 /** ICE restarts one session may ask for (each regathers our candidates). */
 export const MAX_ICE_RESTARTS = 20;
 
 export type IceRestartResult = { ok: true; frag: string; candidates: number } | { ok: false; status: 400 | 429; message: string };
-
-/** Connection address of a `candidate:` value (field 5); names (mDNS `.local`) are not IPs. */
-const isIpCandidate = (c: string): boolean => isIP(c.split(/\s+/)[4] ?? "") !== 0;
 
 /**
  * The session's remote offer with the fragment's credentials in place of the old ones, the old candidates dropped
@@ -35,12 +31,12 @@ export function restartOffer(sdp: string, frag: SdpFrag & { ufrag: string; pwd: 
     else if (line.startsWith("a=mid:") && sections.length) sections[sections.length - 1].mid = line.slice(6);
   }
   if (sections.length === 0) return out.join("\r\n") + "\r\n";
+  const sectionOf = (mid: string | undefined) => Math.max(0, sections.findIndex((s) => mid !== undefined && s.mid === mid));
   // candidate lines go at the end of their section: insert from the last section backwards so indexes stay valid
-  const ends = sections.map((s, i) => (i + 1 < sections.length ? sections[i + 1].at - 1 : out.length));
   for (let i = sections.length - 1; i >= 0; i--) {
-    const mine = frag.candidates.filter((c) => (c.mid !== undefined && sections.some((s) => s.mid === c.mid) ? c.mid === sections[i].mid : i === 0));
-    const add = [...mine.map((c) => `a=${c.candidate}`), ...(frag.end && (i === 0 || mine.length) ? ["a=end-of-candidates"] : [])];
-    out.splice(ends[i], 0, ...add);
+    const mine = frag.candidates.filter((c) => sectionOf(c.mid) === i).map((c) => `a=${c.candidate}`);
+    if (frag.end && (i === 0 || mine.length)) mine.push("a=end-of-candidates");
+    out.splice(i + 1 < sections.length ? sections[i + 1].at - 1 : out.length, 0, ...mine);
   }
   return out.join("\r\n") + "\r\n";
 }
@@ -50,12 +46,12 @@ export function answerFrag(sdp: string): { frag: string; candidates: number } {
   const lines = sdp.split(/\r?\n/);
   const ufrag = lines.find((l) => l.startsWith("a=ice-ufrag:"));
   const pwd = lines.find((l) => l.startsWith("a=ice-pwd:"));
-  const m = lines.find((l) => l.startsWith("m="));
+  const m = lines.findIndex((l) => l.startsWith("m="));
   const mid = lines.find((l) => l.startsWith("a=mid:"));
   // with BUNDLE every section lists the same candidates: the first section's are all of them
-  const firstEnd = lines.findIndex((l, i) => i > lines.indexOf(m ?? "") && l.startsWith("m="));
-  const candidates = [...new Set(lines.slice(0, firstEnd === -1 ? undefined : firstEnd).filter((l) => l.startsWith("a=candidate:")))];
-  const frag = [ufrag, pwd, m, mid, ...candidates, "a=end-of-candidates"].filter((l): l is string => !!l).join("\r\n") + "\r\n";
+  const next = lines.findIndex((l, i) => i > m && l.startsWith("m="));
+  const candidates = [...new Set(lines.slice(0, next === -1 ? undefined : next).filter((l) => l.startsWith("a=candidate:")))];
+  const frag = [ufrag, pwd, lines[m], mid, ...candidates, "a=end-of-candidates"].filter((l): l is string => !!l).join("\r\n") + "\r\n";
   return { frag, candidates: candidates.length };
 }
 

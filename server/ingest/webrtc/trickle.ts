@@ -38,8 +38,8 @@ export function remoteUfrag(pc: RTCPeerConnection): string | undefined {
   return /^a=ice-ufrag:(\S+)/m.exec(pc.remoteDescription?.sdp ?? "")?.[1];
 }
 
-/** Connection address of a `candidate:` value (field 5); names (mDNS `.local`) are not IPs. */
-const candidateAddress = (c: string): string => c.split(/\s+/)[4] ?? "";
+/** Whether a `candidate:` value's connection address (field 5) is an IP literal; names (mDNS `.local`) are not. */
+export const isIpCandidate = (c: string): boolean => isIP(c.split(/\s+/)[4] ?? "") !== 0;
 
 export type TrickleResult =
   | { ok: true; added: number; skipped: number }
@@ -60,7 +60,7 @@ export async function applyTrickle(pc: RTCPeerConnection, frag: SdpFrag, already
   let added = 0;
   let skipped = 0;
   for (const c of frag.candidates) {
-    if (isIP(candidateAddress(c.candidate)) === 0) {
+    if (!isIpCandidate(c.candidate)) {
       skipped++;
       continue;
     }
