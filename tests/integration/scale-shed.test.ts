@@ -46,6 +46,16 @@ after(async () => {
 });
 
 test("a worker behind sheds its newest stream to a worker with room, which checks its frames", { skip, timeout: 300_000 }, async () => {
+  try {
+    await shedAndTake();
+  } catch (err) {
+    // a failure says what each worker did (CI keeps only this test's output)
+    for (const [i, w] of workers.entries()) console.log(`--- w${i + 1} output (tail) ---\n${w.output().split("\n").slice(-60).join("\n")}`);
+    throw err;
+  }
+});
+
+async function shedAndTake() {
   // w1 alone, detecting slower than it captures (a frame a second, 2.5 s per detection, backlog 1): it falls behind
   const w1 = await startWorker("w1", { TEST_DETECT_MIN_JOB_MS: "2500", STREAM_FRAME_BACKLOG: "1", STREAM_ADMISSION_WINDOW_SEC: "6" });
   workers.push(w1);
@@ -75,4 +85,4 @@ test("a worker behind sheds its newest stream to a worker with room, which check
   assert.ok(events.some((e) => /taken over by worker w2 from shed-w1/.test(e.message)), JSON.stringify(events.map((e) => e.message)));
   for (const id of [idA, idB]) await api.post("/finish_videostream/v4", { accessKey: TEST_KEY, requestId: id });
   await rx.until((r) => [idA, idB].every((id) => r.some((x) => x.body.requestId === id && x.body.statCode === 1)), 60_000);
-});
+}
