@@ -83,5 +83,7 @@ test("keras→onnx: a layer it cannot express is refused by name, never approxim
   assert.throws(() => kerasToOnnx(strided), /same_stride_2: padding same with strides 2×2/);
   const flat = tf.sequential({ layers: [tf.layers.conv2d({ inputShape: [8, 8, 3], filters: 2, kernelSize: 3 }), tf.layers.flatten({ name: "flat_map" })] });
   assert.throws(() => kerasToOnnx(flat), /flat_map: Flatten of a 6×6 map/);
-  for (const m of [leaky, strided, flat]) m.dispose();
+  const wide = tf.sequential({ layers: [tf.layers.conv2d({ inputShape: [8, 8, 3], filters: 2, kernelSize: 3 }), tf.layers.dense({ units: 2, name: "dense_on_map" })] });
+  assert.throws(() => kerasToOnnx(wide), /dense_on_map: a Dense on a rank-4 input/);
+  for (const m of [leaky, strided, flat, wide]) m.dispose();
 });

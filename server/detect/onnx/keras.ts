@@ -177,6 +177,9 @@ export function kerasToOnnx(model: tf.LayersModel): ConvertedModel {
         break;
       }
       case "Dense": {
+        // Keras applies a Dense to the last axis of any rank; Gemm takes [n, features] only
+        const rank = (layer.inboundNodes[0]?.inboundLayers[0]?.outputShape as number[] | undefined)?.length;
+        if (rank !== 2) throw new Error(`keras→onnx: ${layer.name}: a Dense on a rank-${String(rank)} input is not supported`);
         const [ci, co] = w[0].shape;
         const ins = [inputOf(layer)[0], weight(`${out}/kernel`, [ci, co], data(w[0]))];
         ins.push(cfg.useBias ? weight(`${out}/bias`, [co], data(w[1])) : weight(`${out}/bias`, [co], new Float32Array(co)));
