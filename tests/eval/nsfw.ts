@@ -30,7 +30,7 @@ export async function evalNsfw(pool: DetectPool, scale: number): Promise<Record<
   const sources = [...new Set(nsfwLog.map((o) => o.source))];
   const classMax = (cls: string) => distribution(nsfwLog.map((o) => o.scores[cls] ?? 0));
   return {
-    detector: "nsfwjs 4.4 MobileNetV2 on tfjs-wasm (imgType EROTIC), rules in server/detect/policy.ts",
+    detector: "nsfwjs 4.4 MobileNetV2 converted to ONNX, on ONNX Runtime (imgType EROTIC), rules in server/detect/policy.ts",
     label: "negatives only: every frame of the OCR and QR sets plus skin-tone shapes and plain backgrounds (nothing sexual in any of them)",
     // negatives only: precision / recall / F1 would describe material that was never tested, so they stay null
     atPolicy: { ...summarize(nsfwLog.map((o) => ({ positive: false, flagged: o.flagged, correct: false }))), precision: null, recall: null, f1: null },
