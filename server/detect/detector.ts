@@ -155,7 +155,7 @@ export class FrameDetector {
     if (!meta.width || !meta.height) throw new InvalidImageError("image has no dimensions");
     timingsMs.decode = round(performance.now() - t0);
     let pixels: Promise<RgbPixels> | undefined;
-    const frame: Frame = { jpeg: req.jpeg, width: meta.autoOrient?.width ?? meta.width, height: meta.autoOrient?.height ?? meta.height, rgb: () => (pixels ??= decodeRgb(req.jpeg)) };
+    const frame: Frame = { jpeg: req.jpeg, width: meta.autoOrient?.width ?? meta.width, height: meta.autoOrient?.height ?? meta.height, rgb: () => (pixels ??= decodeRgb(req.jpeg)), upright: (meta.orientation ?? 1) === 1 };
 
     const state = stores ?? (await this.refreshStores());
     const plan = planFrame(req.imgTypes, req.imgBusinessTypes, state);

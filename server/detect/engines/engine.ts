@@ -7,8 +7,21 @@ export interface Frame {
   jpeg: Uint8Array;
   width: number;
   height: number;
-  /** decoded RGB pixels, decoded once per frame on first use (shared by the human engines) */
+  /** decoded RGB pixels, decoded once per frame on first use (shared by the engines) */
   rgb: () => Promise<RgbPixels>;
+  /** the image needs no EXIF rotation: `rgb()` holds its pixels as stored, as a plain decode would */
+  upright?: boolean;
+}
+
+/**
+ * The frame's shared decode when it is exactly what an engine's own plain decode would give (full size, upright, 3
+ * channels), so reading it instead changes nothing but the cost; otherwise undefined (the engine decodes itself).
+ */
+export async function fullSizeRgb(frame: Frame): Promise<{ data: Uint8Array; width: number; height: number; channels: 3 } | undefined> {
+  if (!frame.upright) return undefined;
+  const px = await frame.rgb();
+  if (px.scale !== 1 || px.data.length !== px.width * px.height * 3) return undefined;
+  return { data: px.data, width: px.width, height: px.height, channels: 3 };
 }
 
 export interface RgbPixels {

@@ -12,7 +12,7 @@ import { normalizeText } from "../text/normalize";
 import { PaddleReader } from "../text/paddle";
 import { padBox, scanText, type RegionScan, type TextBox } from "../text/regions";
 import type { OcrReaderName } from "../types";
-import type { Engine, EngineContext, EngineOutput, Frame, FrameRequest, Hit } from "./engine";
+import { fullSizeRgb, type Engine, type EngineContext, type EngineOutput, type Frame, type FrameRequest, type Hit } from "./engine";
 import { OCR_LANGS, tessdataPaths } from "./tessdata";
 
 type Line = Tesseract.Line;
@@ -125,7 +125,7 @@ export class OcrEngine implements Engine {
     const image = Buffer.from(frame.jpeg.buffer, frame.jpeg.byteOffset, frame.jpeg.byteLength);
     if (this.paddle) {
       // the scene-text detector finds the lines itself, on busy pictures too
-      const read = await this.paddle.read(image);
+      const read = await this.paddle.read(image, await fullSizeRgb(frame));
       const lines: OcrLine[] = read.filter((l) => l.confidence >= POLICY.ocr.minLineConfidence).flatMap((l) => {
         const text = normalizeText(l.text);
         return text === "" ? [] : [{ text, confidence: l.confidence * 100 }];

@@ -26,7 +26,7 @@ import { POLICY } from "../policy";
 import type { DetectedObject } from "../types";
 import { findFinders, finderRegions, type Finder, type SymbolRegion } from "../qr/finders";
 import { localMeanThreshold, lumaCrop, upscaleBilinear } from "../qr/threshold";
-import type { Engine, EngineOutput, Frame, FrameRequest } from "./engine";
+import { fullSizeRgb, type Engine, type EngineOutput, type Frame, type FrameRequest } from "./engine";
 
 export { localMeanThreshold };
 
@@ -97,6 +97,13 @@ function box(r: ReadResult, scale = 1, dx = 0, dy = 0): [number, number, number,
   return [Math.round(Math.min(...xs)), Math.round(Math.min(...ys)), Math.round(Math.max(...xs)), Math.round(Math.max(...ys))];
 }
 
+/** One channel of interleaved pixels. */
+function channel(data: Uint8Array, channels: number, c: number): Uint8Array {
+  const out = new Uint8Array(data.length / channels);
+  for (let i = 0, j = c; i < out.length; i++, j += channels) out[i] = data[j];
+  return out;
+}
+
 /** Greyscale pixels as a binary PGM: zxing's stb_image reads it without any decoding cost. */
 function pgm(data: Uint8Array, width: number, height: number): Uint8Array {
   const head = Buffer.from(`P5\n${width} ${height}\n255\n`);
@@ -115,8 +122,14 @@ function regionAround([x1, y1, x2, y2]: Box, W: number, H: number): Box {
 }
 const within = (a: Box, b: Box, slack = 4) => a[0] >= b[0] - slack && a[1] >= b[1] - slack && a[2] <= b[2] + slack && a[3] <= b[3] + slack;
 
-/** Every QR / Micro QR code in a frame (JPEG or any image sharp reads); a symbol read by two passes is reported once. */
-export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "full"): Promise<QrRead> {
+/** The frame's pixels as 3-channel RGB at full size, decoded once for every engine (undefined: decode here). */
+export type SharedRgb = () => Promise<{ data: Uint8Array; width: number; height: number; channels: 3 } | undefined>;
+
+/**
+ * Every QR / Micro QR code in a frame (JPEG or any image sharp reads); a symbol read by two passes is reported once.
+ * The fallback passes take the frame's pixels from `shared` when given (the same decode as sharp's here), else decode.
+ */
+export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "full", shared?: SharedRgb): Promise<QrRead> {
   await initQr();
   const codes: QrCode[] = [];
   const passes: string[] = ["zxing"];
@@ -134,7 +147,8 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
   for (const r of first) add(r, "zxing");
   if (strategy === "single") return { codes, passes };
 
-  const meta = await sharp(image).metadata();
+  const px = await shared?.();
+  const meta = px ? { width: px.width, height: px.height, channels: 3 } : await sharp(image).metadata();
   const W = meta.width ?? 0;
   const H = meta.height ?? 0;
   const covered = (reg: Box) => codes.some((c) => within(c.location, reg, 0));
@@ -172,7 +186,7 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
   if (codes.length === 0) {
     // 3. nothing decoded: small-window binarisations of the whole frame
     // the green channel stands in for luminance (its largest term): a third of the CPU of libvips' greyscale conversion
-    const { data: grey, info } = await sharp(image).extractChannel((meta.channels ?? 3) >= 3 ? 1 : 0).raw().toBuffer({ resolveWithObject: true });
+    const { data: grey, info } = px ? { data: channel(px.data, 3, 1), info: { width: W, height: H } } : await sharp(image).extractChannel((meta.channels ?? 3) >= 3 ? 1 : 0).raw().toBuffer({ resolveWithObject: true });
     const bins = new Map<number, Uint8Array>();
     const binarised = (r: number) => bins.get(r) ?? bins.set(r, localMeanThreshold(grey, info.width, info.height, r, 2)).get(r)!;
     finders = findFinders(binarised(LOCAL_RADII[0]), W, H);
@@ -209,7 +223,7 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
     if (covered(region)) continue;
     tried++;
     if (!rgb) {
-      const { data, info } = await sharp(image).raw().toBuffer({ resolveWithObject: true });
+      const { data, info } = px ? { data: Buffer.from(px.data.buffer, px.data.byteOffset, px.data.byteLength), info: { width: W, channels: 3 } } : await sharp(image).raw().toBuffer({ resolveWithObject: true });
       rgb = { data, width: info.width, channels: info.channels };
     }
     const [left, top, right, bottom] = region;
@@ -268,7 +282,7 @@ export class QrCodeEngine implements Engine {
   }
 
   async run(frame: Frame, _requested: ReadonlySet<string>, req: FrameRequest): Promise<EngineOutput> {
-    const { codes } = await readQrCodes(frame.jpeg, this.strategy);
+    const { codes } = await readQrCodes(frame.jpeg, this.strategy, () => fullSizeRgb(frame));
     const objects: DetectedObject[] = codes.map((c, i) => ({
       id: String(i),
       name: "qrcode",

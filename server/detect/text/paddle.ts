@@ -60,11 +60,15 @@ export class PaddleReader {
     return new PaddleReader(det, rec, ["", ...dict, " "]);
   }
 
-  /** Every line of text in the frame (top to bottom, left to right within a line), with its confidence. */
-  async read(image: Buffer): Promise<TextLine[]> {
+  /**
+   * Every line of text in the frame (top to bottom, left to right within a line), with its confidence. `decoded`: the
+   * frame's 3-channel pixels when already decoded (the frame's shared decode), else the image is decoded here.
+   */
+  async read(image: Buffer, decoded?: { data: Uint8Array; width: number; height: number }): Promise<TextLine[]> {
     // decoded once: the detector's input and every box read are cut from these pixels
-    const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const rgb: Raw = { data, width: info.width, height: info.height };
+    const rgb: Raw = decoded
+      ? { data: Buffer.from(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength), width: decoded.width, height: decoded.height }
+      : await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true }).then(({ data, info }) => ({ data, width: info.width, height: info.height }));
     const boxes = await this.detect(rgb);
     if (!boxes.length) return [];
     const lines: TextLine[] = [];
