@@ -1,5 +1,5 @@
 // Batch inference across streams (issue #28): frames waiting at the same moment go to a worker together and through
-// the NSFW model as one batch. Real model (nsfwjs MobileNetV2 on tfjs-wasm), real worker threads: a batch gives the
+// the NSFW model as one batch. Real model (nsfwjs MobileNetV2, converted to ONNX, on ONNX Runtime), real worker threads: a batch gives the
 // same scores and verdicts as the same frames one by one.
 import assert from "node:assert/strict";
 import os from "node:os";
