@@ -26,6 +26,8 @@ export interface LeaseOptions {
 const LIVE_KINDS = ["videostream", "audiostream"] as const;
 /** While it stands by for a handover, a worker looks this often whether the lease came (the holder waits on it). */
 const STANDBY_TICK_MS = 200;
+/** a shed stream still stopping after this long no longer holds back the next shed */
+const SHED_STOP_WAIT_MS = 120_000;
 
 export class StreamLeases {
   private timer: NodeJS.Timeout | null = null;
@@ -39,8 +41,8 @@ export class StreamLeases {
   private lastShed = 0;
   /** streams being stopped here (shed, or their lease lost): not released twice, not shed again */
   private readonly releasing = new Set<string>();
-  /** a shed stream is still stopping here */
-  private shedding = false;
+  /** when the stream being shed began stopping here (0: none); a stop that never ends blocks shedding only so long */
+  private sheddingSince = 0;
   /** graceful handovers: the streams this process stands by for, and its own handed over when it stops */
   private readonly handovers: StreamHandovers;
   /** when the last full tick (renewals, heartbeat, claims) began: between them a standby only looks for its lease */
@@ -177,7 +179,7 @@ export class StreamLeases {
    */
   private async shed(peers: ReadonlyArray<{ name: string; capacity: number; held: number; behind: number }>): Promise<boolean> {
     // one at a time: while a shed stream is still stopping here it counts as held, and the next newest is not shed
-    if (this.runner.active < 2 || this.shedding) return false;
+    if (this.runner.active < 2 || Date.now() - this.sheddingSince < SHED_STOP_WAIT_MS) return false;
     const taker = peers.find((p) => p.name !== this.o.owner && p.behind === 0 && (p.capacity === 0 || p.held < p.capacity));
     if (!taker) return false;
     const newest = [...this.claimedAt.entries()].filter(([id]) => this.runner.isRunning(id) && !this.runner.isEnding(id) && !this.releasing.has(id)).sort((a, b) => b[1] - a[1])[0]?.[0];
@@ -188,14 +190,14 @@ export class StreamLeases {
     // not awaited: stopping drains briefly, and the ticks must go on renewing (this stream's lease too, until it is
     // stopped here; only then is it offered to the others)
     this.releasing.add(newest);
-    this.shedding = true;
+    this.sheddingSince = Date.now();
     void this.runner
       .release(newest)
       .then(() => this.ctx.store.db.update(tasks).set({ leaseOwner: `shed-${this.o.owner}`, leaseUntil: null }).where(and(eq(tasks.requestId, newest), eq(tasks.leaseOwner, this.o.owner))))
       .catch((err: Error) => this.ctx.log(`stream ${newest}: shedding failed: ${err.message}`))
       .finally(() => {
         this.releasing.delete(newest);
-        this.shedding = false;
+        this.sheddingSince = 0;
         // the detectors' catch-up time counts from when the stream has left, not from when it was asked to
         this.lastShed = Date.now();
       });

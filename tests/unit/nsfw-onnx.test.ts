@@ -85,5 +85,9 @@ test("keras→onnx: a layer it cannot express is refused by name, never approxim
   assert.throws(() => kerasToOnnx(flat), /flat_map: Flatten of a 6×6 map/);
   const wide = tf.sequential({ layers: [tf.layers.conv2d({ inputShape: [8, 8, 3], filters: 2, kernelSize: 3 }), tf.layers.dense({ units: 2, name: "dense_on_map" })] });
   assert.throws(() => kerasToOnnx(wide), /dense_on_map: a Dense on a rank-4 input/);
-  for (const m of [leaky, strided, flat, wide]) m.dispose();
+  const dilated = tf.sequential({ layers: [tf.layers.conv2d({ inputShape: [8, 8, 3], filters: 2, kernelSize: 3, padding: "same", dilationRate: 2, name: "dilated_same" })] });
+  assert.throws(() => kerasToOnnx(dilated), /dilated_same: padding same with a dilation/);
+  const first = tf.sequential({ layers: [tf.layers.maxPooling2d({ inputShape: [3, 8, 8], poolSize: 2, dataFormat: "channelsFirst", name: "pool_nchw" })] });
+  assert.throws(() => kerasToOnnx(first), /pool_nchw: data format channelsFirst/);
+  for (const m of [leaky, strided, flat, wide, dilated, first]) m.dispose();
 });

@@ -7,7 +7,7 @@ import * as tf from "@tensorflow/tfjs";
 import sharp from "sharp";
 import type { Config, Human, Result } from "@vladmandic/human";
 import { POLICY } from "../policy";
-import type { RgbPixels } from "./engine";
+import { MAX_DECODE_SIDE, type RgbPixels } from "./engine";
 
 const require = createRequire(import.meta.url);
 // its exports map hides package.json: resolve the main entry (dist/human.node.js) and go up one folder
@@ -131,9 +131,6 @@ export function toLocation(box: readonly number[], px: RgbPixels, frameW: number
   const c = (v: number, max: number) => Math.round(Math.min(max, Math.max(0, v * s)));
   return [c(box[0], frameW), c(box[1], frameH), c(box[0] + box[2], frameW), c(box[1] + box[3], frameH)];
 }
-
-/** Larger frames are decoded down to this long side: BlazeFace and CenterNet see 256 / 512 px inputs anyway. */
-const MAX_DECODE_SIDE = 2048;
 
 /** RGB pixels of an image (EXIF-oriented), at most MAX_DECODE_SIDE on the long side. */
 export async function decodeRgb(image: Uint8Array): Promise<RgbPixels> {

@@ -147,10 +147,12 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
   for (const r of first) add(r, "zxing");
   if (strategy === "single") return { codes, passes };
 
-  const px = await shared?.();
-  const meta = px ? { width: px.width, height: px.height, channels: 3 } : await sharp(image).metadata();
+  const meta = await sharp(image).metadata();
   const W = meta.width ?? 0;
   const H = meta.height ?? 0;
+  // the shared decode, fetched only when a fallback pass first needs pixels, and only if it is this image's size
+  let px: Awaited<ReturnType<SharedRgb>> | null = null;
+  const pixels = async () => (px ??= await shared?.().then((p) => (p && p.width === W && p.height === H ? p : undefined), () => undefined));
   const covered = (reg: Box) => codes.some((c) => within(c.location, reg, 0));
   /** symbols located but not decoded by the passes so far, with the region cut around each for pass 2 */
   const candidates: Array<{ result: ReadResult; region: Box }> = [];
@@ -186,7 +188,8 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
   if (codes.length === 0) {
     // 3. nothing decoded: small-window binarisations of the whole frame
     // the green channel stands in for luminance (its largest term): a third of the CPU of libvips' greyscale conversion
-    const { data: grey, info } = px ? { data: channel(px.data, 3, 1), info: { width: W, height: H } } : await sharp(image).extractChannel((meta.channels ?? 3) >= 3 ? 1 : 0).raw().toBuffer({ resolveWithObject: true });
+    const shared3 = await pixels();
+    const { data: grey, info } = shared3 ? { data: channel(shared3.data, 3, 1), info: { width: W, height: H } } : await sharp(image).extractChannel((meta.channels ?? 3) >= 3 ? 1 : 0).raw().toBuffer({ resolveWithObject: true });
     const bins = new Map<number, Uint8Array>();
     const binarised = (r: number) => bins.get(r) ?? bins.set(r, localMeanThreshold(grey, info.width, info.height, r, 2)).get(r)!;
     finders = findFinders(binarised(LOCAL_RADII[0]), W, H);
@@ -223,7 +226,8 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
     if (covered(region)) continue;
     tried++;
     if (!rgb) {
-      const { data, info } = px ? { data: Buffer.from(px.data.buffer, px.data.byteOffset, px.data.byteLength), info: { width: W, channels: 3 } } : await sharp(image).raw().toBuffer({ resolveWithObject: true });
+      const shared4 = await pixels();
+      const { data, info } = shared4 ? { data: Buffer.from(shared4.data.buffer, shared4.data.byteOffset, shared4.data.byteLength), info: { width: W, channels: 3 } } : await sharp(image).raw().toBuffer({ resolveWithObject: true });
       rgb = { data, width: info.width, channels: info.channels };
     }
     const [left, top, right, bottom] = region;

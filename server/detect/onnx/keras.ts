@@ -39,6 +39,8 @@ function pair(v: unknown, what: string): [number, number] {
 function convPads(cfg: Config, kernel: [number, number], name: string): number[] {
   if (cfg.padding === "valid") return [0, 0, 0, 0];
   const strides = pair(cfg.strides ?? [1, 1], "strides");
+  // 'same' with a dilation pads (k − 1)·d: refused rather than mis-padded
+  if (pair(cfg.dilationRate ?? [1, 1], "dilationRate").some((d) => d !== 1)) throw new Error(`keras→onnx: ${name}: padding same with a dilation is not supported`);
   if (cfg.padding !== "same" || strides.some((s) => s !== 1)) throw new Error(`keras→onnx: ${name}: padding ${String(cfg.padding)} with strides ${strides.join("×")} is not supported`);
   const [kh, kw] = kernel;
   return [Math.floor((kh - 1) / 2), Math.floor((kw - 1) / 2), Math.ceil((kh - 1) / 2), Math.ceil((kw - 1) / 2)];
@@ -84,6 +86,8 @@ export function kerasToOnnx(model: tf.LayersModel): ConvertedModel {
   for (const layer of model.layers) {
     const cls = layer.getClassName();
     const cfg = layer.getConfig() as Config;
+    // the graph is laid out NCHW from NHWC weights: a channels-first layer would be converted over the wrong axes
+    if (cfg.dataFormat !== undefined && cfg.dataFormat !== "channelsLast") throw new Error(`keras→onnx: ${layer.name}: data format ${String(cfg.dataFormat)} is not supported`);
     const out = layer.name;
     const w = layer.getWeights();
     const conv = (op: "conv" | "depthwise") => {
