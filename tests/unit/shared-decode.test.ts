@@ -8,7 +8,7 @@ import { fullSizeRgb, type Frame } from "../../server/detect/engines/engine";
 import { decodeRgb } from "../../server/detect/engines/human";
 
 const jpeg = (width: number, height: number, orientation?: number) =>
-  sharp({ create: { width, height, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+  sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
     .jpeg({ quality: 80 })
     .withMetadata(orientation ? { orientation } : {})
     .toBuffer();
