@@ -122,8 +122,8 @@ export class StreamLeases {
     await this.handovers.followStandbys();
     const peers = await livePeers(this.ctx, this.o.leaseSec);
     if (behind > 0) {
-      // at most one stream shed per lease period, so the detectors get the time to catch up before the next
-      if (Date.now() - this.lastShed > Math.max(this.o.leaseSec * 1000, this.o.behindWindowMs) && (await this.shed(peers))) this.lastShed = Date.now();
+      // at most one stream shed per lease period after the last one left, so the detectors get the time to catch up
+      if (Date.now() - this.lastShed > Math.max(this.o.leaseSec * 1000, this.o.behindWindowMs)) await this.shed(peers);
       return;
     }
     if (this.o.capacity > 0 && this.runner.active + this.handovers.standingBy >= this.o.capacity) return;
@@ -173,17 +173,13 @@ export class StreamLeases {
     }
   }
 
-  /**
-   * A worker whose detection is behind hands its newest stream to a worker with room instead of leaving frames
-   * unchecked; returns whether it shed one.
-   */
-  private async shed(peers: ReadonlyArray<{ name: string; capacity: number; held: number; behind: number }>): Promise<boolean> {
+  /** A worker whose detection is behind hands its newest stream to a worker with room instead of leaving frames unchecked. */
+  private async shed(peers: ReadonlyArray<{ name: string; capacity: number; held: number; behind: number }>): Promise<void> {
     // one at a time: while a shed stream is still stopping here it counts as held, and the next newest is not shed
-    if (this.runner.active < 2 || Date.now() - this.sheddingSince < SHED_STOP_WAIT_MS) return false;
+    if (this.runner.active < 2 || Date.now() - this.sheddingSince < SHED_STOP_WAIT_MS) return;
     const taker = peers.find((p) => p.name !== this.o.owner && p.behind === 0 && (p.capacity === 0 || p.held < p.capacity));
-    if (!taker) return false;
     const newest = [...this.claimedAt.entries()].filter(([id]) => this.runner.isRunning(id) && !this.runner.isEnding(id) && !this.releasing.has(id)).sort((a, b) => b[1] - a[1])[0]?.[0];
-    if (!newest) return false;
+    if (!taker || !newest) return;
     this.ctx.log(`stream ${newest}: shed (detection behind on ${this.o.owner}; ${taker.name} has room)`);
     this.runner.noteHandover(newest, `handed back by worker ${this.o.owner}: its detection fell behind; a worker with room takes it`);
     this.claimedAt.delete(newest);
@@ -197,11 +193,9 @@ export class StreamLeases {
       .catch((err: Error) => this.ctx.log(`stream ${newest}: shedding failed: ${err.message}`))
       .finally(() => {
         this.releasing.delete(newest);
-        this.sheddingSince = 0;
         // the detectors' catch-up time counts from when the stream has left, not from when it was asked to
-        this.lastShed = Date.now();
+        [this.sheddingSince, this.lastShed] = [0, Date.now()];
       });
-    return true;
   }
 
   /** A Close asked elsewhere, acted on here: its failure is logged (the next holder ends it: closeRequestedAt stays). */

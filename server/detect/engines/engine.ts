@@ -13,20 +13,27 @@ export interface Frame {
   upright?: boolean;
 }
 
+/** the long side above which `Frame.rgb()` decodes smaller: BlazeFace and CenterNet see 256 / 512 px inputs anyway */
+export const MAX_DECODE_SIDE = 2048;
+
+/** A frame's pixels, 3-channel RGB at full size. */
+export interface FullRgb {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
 /**
  * The frame's shared decode when it is exactly what an engine's own plain decode would give (full size, upright, 3
  * channels), so reading it instead changes nothing but the cost; otherwise undefined (the engine decodes itself).
  */
-/** the long side above which `Frame.rgb()` decodes smaller: BlazeFace and CenterNet see 256 / 512 px inputs anyway */
-export const MAX_DECODE_SIDE = 2048;
-
-export async function fullSizeRgb(frame: Frame): Promise<{ data: Uint8Array; width: number; height: number; channels: 3 } | undefined> {
+export async function fullSizeRgb(frame: Frame): Promise<FullRgb | undefined> {
   // a frame larger than the shared decode's bound is decoded smaller: not what the engine would read
   if (!frame.upright || Math.max(frame.width, frame.height) > MAX_DECODE_SIDE) return undefined;
   const px = await frame.rgb().catch(() => undefined);
   // pixels that do not decode here are the engine's own business (its decoder may read more of a damaged image)
   if (!px || px.width !== frame.width || px.height !== frame.height || px.data.length !== px.width * px.height * 3) return undefined;
-  return { data: px.data, width: px.width, height: px.height, channels: 3 };
+  return { data: px.data, width: px.width, height: px.height };
 }
 
 export interface RgbPixels {

@@ -1,5 +1,5 @@
 // EROTIC: nsfwjs MobileNetV2 (weights bundled in the package). tfjs loads the model; by default it is then
-// converted in process to ONNX and runs on ONNX Runtime's native kernels (≈ 10 × less CPU than tfjs-wasm, the same
+// converted in process to ONNX and runs on ONNX Runtime's native kernels (≈ 6 × less CPU a frame than tfjs-wasm, the same
 // scores to 10⁻⁶: server/detect/onnx/keras.ts). `runtime: "tfjs"` keeps the original path, as the reference the
 // conversion is tested and benched against.
 import { createRequire } from "node:module";

@@ -25,8 +25,8 @@ import { prepareZXingModule, readBarcodes, type ReaderOptions, type ReadResult }
 import { POLICY } from "../policy";
 import type { DetectedObject } from "../types";
 import { findFinders, finderRegions, type Finder, type SymbolRegion } from "../qr/finders";
-import { localMeanThreshold, lumaCrop, upscaleBilinear } from "../qr/threshold";
-import { fullSizeRgb, type Engine, type EngineOutput, type Frame, type FrameRequest } from "./engine";
+import { channel, localMeanThreshold, lumaCrop, pgm, upscaleBilinear } from "../qr/threshold";
+import { fullSizeRgb, type Engine, type EngineOutput, type Frame, type FrameRequest, type FullRgb } from "./engine";
 
 export { localMeanThreshold };
 
@@ -97,21 +97,6 @@ function box(r: ReadResult, scale = 1, dx = 0, dy = 0): [number, number, number,
   return [Math.round(Math.min(...xs)), Math.round(Math.min(...ys)), Math.round(Math.max(...xs)), Math.round(Math.max(...ys))];
 }
 
-/** One channel of interleaved pixels. */
-function channel(data: Uint8Array, channels: number, c: number): Uint8Array {
-  const out = new Uint8Array(data.length / channels);
-  for (let i = 0, j = c; i < out.length; i++, j += channels) out[i] = data[j];
-  return out;
-}
-
-/** Greyscale pixels as a binary PGM: zxing's stb_image reads it without any decoding cost. */
-function pgm(data: Uint8Array, width: number, height: number): Uint8Array {
-  const head = Buffer.from(`P5\n${width} ${height}\n255\n`);
-  const out = new Uint8Array(head.length + data.length);
-  out.set(head, 0);
-  out.set(data, head.length);
-  return out;
-}
 
 type Box = [number, number, number, number];
 
@@ -122,14 +107,11 @@ function regionAround([x1, y1, x2, y2]: Box, W: number, H: number): Box {
 }
 const within = (a: Box, b: Box, slack = 4) => a[0] >= b[0] - slack && a[1] >= b[1] - slack && a[2] <= b[2] + slack && a[3] <= b[3] + slack;
 
-/** The frame's pixels as 3-channel RGB at full size, decoded once for every engine (undefined: decode here). */
-export type SharedRgb = () => Promise<{ data: Uint8Array; width: number; height: number; channels: 3 } | undefined>;
-
 /**
  * Every QR / Micro QR code in a frame (JPEG or any image sharp reads); a symbol read by two passes is reported once.
  * The fallback passes take the frame's pixels from `shared` when given (the same decode as sharp's here), else decode.
  */
-export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "full", shared?: SharedRgb): Promise<QrRead> {
+export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "full", shared?: () => Promise<FullRgb | undefined>): Promise<QrRead> {
   await initQr();
   const codes: QrCode[] = [];
   const passes: string[] = ["zxing"];
@@ -150,9 +132,8 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
   const meta = await sharp(image).metadata();
   const W = meta.width ?? 0;
   const H = meta.height ?? 0;
-  // the shared decode, fetched only when a fallback pass first needs pixels, and only if it is this image's size
-  let px: Awaited<ReturnType<SharedRgb>> | null = null;
-  const pixels = async () => (px ??= await shared?.().then((p) => (p && p.width === W && p.height === H ? p : undefined), () => undefined));
+  // the shared decode, fetched only when a fallback pass first needs pixels (fullSizeRgb: undefined unless it is exact)
+  const pixels = async () => (shared ? await shared() : undefined);
   const covered = (reg: Box) => codes.some((c) => within(c.location, reg, 0));
   /** symbols located but not decoded by the passes so far, with the region cut around each for pass 2 */
   const candidates: Array<{ result: ReadResult; region: Box }> = [];
@@ -188,8 +169,8 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
   if (codes.length === 0) {
     // 3. nothing decoded: small-window binarisations of the whole frame
     // the green channel stands in for luminance (its largest term): a third of the CPU of libvips' greyscale conversion
-    const shared3 = await pixels();
-    const { data: grey, info } = shared3 ? { data: channel(shared3.data, 3, 1), info: { width: W, height: H } } : await sharp(image).extractChannel((meta.channels ?? 3) >= 3 ? 1 : 0).raw().toBuffer({ resolveWithObject: true });
+    const px = await pixels();
+    const { data: grey, info } = px ? { data: channel(px.data, 3, 1), info: { width: px.width, height: px.height } } : await sharp(image).extractChannel((meta.channels ?? 3) >= 3 ? 1 : 0).raw().toBuffer({ resolveWithObject: true });
     const bins = new Map<number, Uint8Array>();
     const binarised = (r: number) => bins.get(r) ?? bins.set(r, localMeanThreshold(grey, info.width, info.height, r, 2)).get(r)!;
     finders = findFinders(binarised(LOCAL_RADII[0]), W, H);
@@ -219,17 +200,18 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
     const reg = candidateRegion(c.result, W, H);
     if (reg && !regions.some((r) => within(reg.box, r.box))) regions.push(reg);
   }
-  let rgb: { data: Buffer; width: number; channels: number } | undefined;
+  // decoded once, only when there is a region to cut out
+  let rgbOnce: Promise<{ data: Uint8Array; width: number; channels: number }> | undefined;
+  const decodeRgb = async () => {
+    const px = await pixels();
+    return px ? { data: px.data, width: px.width, channels: 3 } : await sharp(image).raw().toBuffer({ resolveWithObject: true }).then(({ data, info }) => ({ data, width: info.width, channels: info.channels }));
+  };
   let tried = 0;
   for (const { box: region, module } of regions) {
     if (tried >= MAX_REGIONS) break;
     if (covered(region)) continue;
     tried++;
-    if (!rgb) {
-      const shared4 = await pixels();
-      const { data, info } = shared4 ? { data: Buffer.from(shared4.data.buffer, shared4.data.byteOffset, shared4.data.byteLength), info: { width: W, channels: 3 } } : await sharp(image).raw().toBuffer({ resolveWithObject: true });
-      rgb = { data, width: info.width, channels: info.channels };
-    }
+    const rgb = await (rgbOnce ??= decodeRgb());
     const [left, top, right, bottom] = region;
     const w = right - left;
     const h = bottom - top;

@@ -101,3 +101,19 @@ export function upscaleBilinear(src: Uint8Array, w: number, h: number, s: number
   }
   return out;
 }
+
+/** One channel of interleaved pixels. */
+export function channel(data: Uint8Array, channels: number, c: number): Uint8Array {
+  const out = new Uint8Array(data.length / channels);
+  for (let i = 0, j = c; i < out.length; i++, j += channels) out[i] = data[j];
+  return out;
+}
+
+/** Greyscale pixels as a binary PGM: zxing's stb_image reads it without any decoding cost. */
+export function pgm(data: Uint8Array, width: number, height: number): Uint8Array {
+  const head = Buffer.from(`P5\n${width} ${height}\n255\n`);
+  const out = new Uint8Array(head.length + data.length);
+  out.set(head, 0);
+  out.set(data, head.length);
+  return out;
+}

