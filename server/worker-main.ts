@@ -20,9 +20,16 @@ if (!config.scale.on) {
 const name = config.scale.workerName;
 ensureProductPackages({ auto: process.env.AUTO_INSTALL_PACKAGES !== "0", log: (m) => console.log(m) });
 const engine = await createEngine(config, { log: (m) => console.log(`[worker ${name}] ${m}`) });
-// tests only: every detection takes at least this long (a worker whose detectors fall behind, with the real queue)
+// tests only: every detection takes at least this long (a worker whose detectors fall behind, with the real queue),
+// from the moment this worker holds TEST_DETECT_SLOW_FROM_STREAMS streams (0: from the start)
 const slow = Number(process.env.TEST_DETECT_MIN_JOB_MS ?? 0);
-if (slow > 0 && engine.ctx.detect instanceof WorkerDetectPool) engine.ctx.detect.setMinJobMsForTest(slow);
+const slowFrom = Number(process.env.TEST_DETECT_SLOW_FROM_STREAMS ?? 0);
+if (slow > 0 && engine.ctx.detect instanceof WorkerDetectPool) {
+  const pool = engine.ctx.detect;
+  const apply = () => pool.setMinJobMsForTest(engine.streams.active >= slowFrom ? slow : 0);
+  apply();
+  if (slowFrom > 0) setInterval(apply, 200).unref();
+}
 await engine.start();
 const unwatch = watchEngine(engine);
 // the live health of the streams held here reaches the browsers on every dashboard node (through the hubs' Redis stream)

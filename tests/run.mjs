@@ -42,6 +42,8 @@ fs.mkdirSync(".test-results", { recursive: true });
 const only = process.argv[2]; // optional: unit | integration | fuzz | e2e
 let failed = 0;
 const counts = { passed: 0, failed: 0, skipped: 0 };
+/** node:test's failing-tests section, printed again last: CI keeps only the tail of the output */
+let nodeFailures = "";
 
 // the production build: the e2e specs run it, and so do the dashboard nodes of fault-redis-restart.test.ts (integration)
 if ((!only || only === "integration" || only === "e2e") && !fs.existsSync(".next/BUILD_ID")) failed += run("npm", ["run", "build"]) === 0 ? 0 : 1;
@@ -67,6 +69,8 @@ if (!only || only === "unit" || only === "integration" || only === "fuzz") {
   counts.failed += num("fail") + num("cancelled");
   counts.skipped += num("skipped") + num("todo");
   if (status !== 0) failed++;
+  const at = out.lastIndexOf("✖ failing tests:");
+  if (at >= 0) nodeFailures = out.slice(at).split("\n").filter((l) => !/^\s+at |^\s+(generatedMessage|code|actual|expected|operator):|^\s*[{}]\s*$/.test(l)).join("\n").slice(0, 8000);
 }
 
 if (!only || only === "e2e") {
@@ -82,5 +86,6 @@ if (!only || only === "e2e") {
   if (status !== 0) failed++;
 }
 
+if (nodeFailures) console.log(`\nnode:test, again (stack frames left out):\n${nodeFailures}`);
 console.log(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 process.exit(failed || counts.failed ? 1 : 0);
