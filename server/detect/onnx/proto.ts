@@ -1,6 +1,6 @@
 // A minimal ONNX protobuf writer: just enough of onnx.proto (ModelProto, GraphProto, NodeProto, AttributeProto,
-// TensorProto, ValueInfoProto) to hand a model built in process to ONNX Runtime as bytes. Field numbers are those of
-// https://github.com/onnx/onnx/blob/main/onnx/onnx.proto; nothing here reads ONNX.
+// TensorProto, ValueInfoProto) to hand a model built or rewritten in process to ONNX Runtime as bytes. Field numbers
+// are those of https://github.com/onnx/onnx/blob/main/onnx/onnx.proto; read.ts reads them.
 
 /** TensorProto.DataType */
 export const FLOAT = 1;
@@ -64,6 +64,11 @@ class Writer {
 
 export type Attr = number | number[] | string | { floats: number[] } | { float: number };
 
+/** An AttributeProto message (a node's attribute) as bytes. */
+export function encodeAttribute(name: string, v: Attr): Buffer {
+  return attribute(name, v).finish();
+}
+
 function attribute(name: string, v: Attr): Writer {
   const a = new Writer().bytes(1, name);
   if (typeof v === "number") return a.int(3, v).int(20, 2); // INT
@@ -83,6 +88,9 @@ export interface Node {
   outputs: string[];
   name?: string;
   attrs?: Record<string, Attr>;
+  /** AttributeProto messages written as they are (a node read from a model: read.ts) */
+  rawAttrs?: Uint8Array[];
+  domain?: string;
 }
 
 export interface Tensor {
@@ -113,8 +121,15 @@ function valueInfo(v: ValueInfo): Writer {
   return new Writer().bytes(1, v.name).message(2, new Writer().message(1, tensorType));
 }
 
-/** A whole model (one graph, the default opset at `opset`) as ONNX bytes. */
-export function encodeModel(g: { name: string; nodes: Node[]; initializers: Tensor[]; inputs: ValueInfo[]; outputs: ValueInfo[] }, opset = 13): Buffer {
+/**
+ * A whole model (one graph, the default opset at `opset`) as ONNX bytes. Inputs, outputs and opsets may be given as
+ * the messages read from another model (`raw`), which are written unchanged.
+ */
+export function encodeModel(
+  g: { name: string; nodes: Node[]; initializers: Tensor[]; inputs: ValueInfo[]; outputs: ValueInfo[]; raw?: { inputs: Uint8Array[]; outputs: Uint8Array[]; opsets: Uint8Array[]; irVersion: number } },
+  opset = 13,
+  producer = "moderation-keras-convert",
+): Buffer {
   const graph = new Writer();
   g.nodes.forEach((n, i) => {
     const node = new Writer();
@@ -122,12 +137,19 @@ export function encodeModel(g: { name: string; nodes: Node[]; initializers: Tens
     for (const x of n.outputs) node.bytes(2, x);
     node.bytes(3, n.name ?? `${n.op}_${i}`).bytes(4, n.op);
     for (const [k, v] of Object.entries(n.attrs ?? {})) node.message(5, attribute(k, v));
+    for (const a of n.rawAttrs ?? []) node.bytes(5, a);
+    if (n.domain) node.bytes(7, n.domain);
     graph.message(1, node);
   });
   graph.bytes(2, g.name);
   for (const t of g.initializers) graph.message(5, tensor(t));
   for (const v of g.inputs) graph.message(11, valueInfo(v));
+  for (const v of g.raw?.inputs ?? []) graph.bytes(11, v);
   for (const v of g.outputs) graph.message(12, valueInfo(v));
-  // ir_version 8 (ONNX 1.10+), producer, graph, opset
-  return new Writer().int(1, 8).bytes(2, "moderation-keras-convert").message(7, graph).message(8, new Writer().bytes(1, "").int(2, opset)).finish();
+  for (const v of g.raw?.outputs ?? []) graph.bytes(12, v);
+  // ir_version (8: ONNX 1.10+, unless read), producer, graph, opsets
+  const model = new Writer().int(1, g.raw?.irVersion ?? 8).bytes(2, producer).message(7, graph);
+  if (g.raw) for (const o of g.raw.opsets) model.bytes(8, o);
+  else model.message(8, new Writer().bytes(1, "").int(2, opset));
+  return model.finish();
 }

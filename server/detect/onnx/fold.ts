@@ -1,0 +1,197 @@
+// Exact graph folds for PaddleOCR's PP-OCRv4 models (paddle2onnx output), done in process at load. PP-LCNetV3 wraps
+// every convolution in "learnable affine blocks" (a scalar Mul and Add before and after a hard-swish) and writes the
+// hard-swish as four element-wise nodes (Add 3, Clip 0..6, Mul, Div 6). ONNX Runtime fuses none of them: each is a
+// pass over the feature map, and each breaks its blocked (NCHWc) convolution layout, so it reorders before and after.
+// Folded here, with the same arithmetic up to float rounding:
+//   Conv → Mul(k) → Add(c)                  ⇒ Conv with k·W and k·b + c                     (per-channel k, c too)
+//   Add(x,3) → Clip(0,6) → Mul(x,·) → Div(6) ⇒ Mul(x, HardSigmoid(x; 1/6, 1/2))
+//   Mul(k) → Add(c) → Conv 1×1 without pads  ⇒ Conv with k·W and b + c·ΣW
+//   Mul(k) → Add(c) → Conv with pads         ⇒ Add(c/k) → Conv with k·W                   (k ≠ 0)
+// A node whose output has another consumer, or a constant of another shape, is left as it is.
+import { encodeAttribute, encodeModel, FLOAT, type Node, type Tensor } from "./proto";
+import { attrOf, fields, readModel, readTensor, valueName, type ReadNode } from "./read";
+
+export interface FoldCount {
+  /** element-wise affines folded into the convolution before them */
+  affineAfterConv: number;
+  hardSwish: number;
+  /** affines folded into the convolution after them */
+  affineBeforeConv: number;
+}
+
+interface Work extends ReadNode {
+  dead?: boolean;
+}
+
+/** The model's bytes with the folds above applied, and how many of each. */
+export function foldPaddle(bytes: Uint8Array): { onnx: Buffer; folded: FoldCount } {
+  const m = readModel(bytes);
+  const nodes: Work[] = m.nodes.map((n) => ({ ...n }));
+  const consts = new Map<string, { dims: number[]; data: Float32Array }>();
+  for (const t of m.initializers) if (t.type === FLOAT) consts.set(t.name, { dims: t.dims, data: floats(t.raw) });
+  for (const n of nodes) {
+    if (n.op !== "Constant" || n.domain) continue;
+    for (const a of n.rawAttrs) {
+      for (const f of fields(a)) {
+        if (f.no !== 5) continue;
+        const t = readTensor(f.bytes);
+        if (t.type === FLOAT) consts.set(n.outputs[0], { dims: t.dims, data: floats(t.raw) });
+      }
+    }
+  }
+  const graphOutputs = new Set(m.rawOutputs.map(valueName));
+  // who reads each value: built once per pass (a fold rewires only what that pass does not look at again; `only`
+  // skips the nodes it removed)
+  const users = new Map<string, Work[]>();
+  const index = () => {
+    users.clear();
+    for (const n of nodes) {
+      if (n.dead) continue;
+      for (const i of n.inputs) {
+        const u = users.get(i);
+        if (u) u.push(n);
+        else users.set(i, [n]);
+      }
+    }
+  };
+  /** the single node reading `name` (none when it is a graph output or read twice) */
+  const only = (name: string): Work | undefined => {
+    const u = (users.get(name) ?? []).filter((n) => !n.dead);
+    return u.length === 1 && !graphOutputs.has(name) ? u[0] : undefined;
+  };
+  /** a Clip to [lo, hi]: by its inputs (opset 11+) or its attributes (before) */
+  const clipsTo = (clip: Work, lo: number, hi: number): boolean => {
+    if (clip.inputs.length === 3) return consts.get(clip.inputs[1])?.data.join() === String(lo) && consts.get(clip.inputs[2])?.data.join() === String(hi);
+    const a = Object.fromEntries(clip.rawAttrs.map(attrOf).map((v) => [v.name, v.f]));
+    return clip.inputs.length === 1 && a.min === lo && a.max === hi;
+  };
+  const added: Tensor[] = [];
+  let serial = 0;
+  const constant = (dims: number[], data: Float32Array): string => {
+    const name = `fold_${serial++}`;
+    added.push({ name, dims, data });
+    consts.set(name, { dims, data });
+    return name;
+  };
+  /** the other input of a binary node when it is a constant: its values */
+  const operand = (n: Work, x: string): Float32Array | undefined => {
+    if (n.inputs.length !== 2) return undefined;
+    const other = n.inputs[0] === x ? n.inputs[1] : n.inputs[1] === x ? n.inputs[0] : undefined;
+    return other === undefined ? undefined : consts.get(other)?.data;
+  };
+  const folded: FoldCount = { affineAfterConv: 0, hardSwish: 0, affineBeforeConv: 0 };
+  const isConv = (n: Work) => n.op === "Conv" && !n.domain && consts.has(n.inputs[1]);
+
+  // Conv → Mul / Add by a scalar or per-output-channel constant
+  index();
+  for (const conv of nodes.filter(isConv)) {
+    for (;;) {
+      const next = only(conv.outputs[0]);
+      if (!next || next.domain || (next.op !== "Mul" && next.op !== "Add")) break;
+      const k = operand(next, conv.outputs[0]);
+      const w = consts.get(conv.inputs[1])!;
+      const out = w.dims[0];
+      if (!k || (k.length !== 1 && k.length !== out)) break;
+      if (k.length === out && !perChannel(consts, next, conv.outputs[0], out)) break;
+      const at = (o: number) => (k.length === 1 ? k[0] : k[o]);
+      const per = w.data.length / out;
+      const bias = conv.inputs[2] ? consts.get(conv.inputs[2])!.data : new Float32Array(out);
+      const [W, B] = [w.data.slice(), bias.slice()];
+      for (let o = 0; o < out; o++) {
+        if (next.op === "Add") {
+          B[o] += at(o);
+          continue;
+        }
+        B[o] *= at(o);
+        for (let i = o * per; i < (o + 1) * per; i++) W[i] *= at(o);
+      }
+      conv.inputs = [conv.inputs[0], constant(w.dims, W), constant([out], B)];
+      conv.outputs = [next.outputs[0]];
+      next.dead = true;
+      folded.affineAfterConv++;
+    }
+  }
+
+  // hard-swish: x·clip(x + 3, 0, 6)/6
+  index();
+  for (const add of nodes.filter((n) => n.op === "Add" && !n.domain && !n.dead)) {
+    const x = add.inputs.find((i) => operand(add, i)?.length === 1 && operand(add, i)![0] === 3);
+    const clip = only(add.outputs[0]);
+    if (x === undefined || !clip || clip.op !== "Clip" || clip.inputs[0] !== add.outputs[0] || !clipsTo(clip, 0, 6)) continue;
+    const mul = only(clip.outputs[0]);
+    if (!mul || mul.op !== "Mul" || !mul.inputs.includes(x) || !mul.inputs.includes(clip.outputs[0])) continue;
+    const div = only(mul.outputs[0]);
+    if (!div || div.op !== "Div" || div.inputs[0] !== mul.outputs[0] || consts.get(div.inputs[1])?.data.length !== 1 || consts.get(div.inputs[1])!.data[0] !== 6) continue;
+    const hs = `${div.outputs[0]}_hardsigmoid`;
+    Object.assign(add, { op: "HardSigmoid", inputs: [x], outputs: [hs], rawAttrs: [encodeAttribute("alpha", { float: 1 / 6 }), encodeAttribute("beta", { float: 0.5 })] });
+    Object.assign(mul, { inputs: [x, hs], outputs: [div.outputs[0]] });
+    clip.dead = div.dead = true;
+    folded.hardSwish++;
+  }
+
+
+  // Mul(k) → Add(c) → Conv, scalars
+  index();
+  for (const mul of nodes.filter((n) => n.op === "Mul" && !n.domain && !n.dead)) {
+    const x = mul.inputs.find((i) => operand(mul, i)?.length === 1);
+    const add = only(mul.outputs[0]);
+    if (x === undefined || !add || add.op !== "Add" || operand(add, mul.outputs[0])?.length !== 1) continue;
+    const conv = only(add.outputs[0]);
+    if (!conv || !isConv(conv) || conv.inputs[0] !== add.outputs[0]) continue;
+    const [k, c] = [operand(mul, x)![0], operand(add, mul.outputs[0])![0]];
+    const a = Object.fromEntries(conv.rawAttrs.map(attrOf).map((v) => [v.name, v]));
+    const w = consts.get(conv.inputs[1])!;
+    const out = w.dims[0];
+    const per = w.data.length / out;
+    const bias = conv.inputs[2] ? consts.get(conv.inputs[2])!.data : new Float32Array(out);
+    const unpadded = (a.pads?.ints ?? []).every((p) => p === 0) && (!a.auto_pad?.s || a.auto_pad.s === "NOTSET" || a.auto_pad.s === "VALID");
+    const oneByOne = w.dims.slice(2).every((d) => d === 1);
+    if (oneByOne && unpadded) {
+      const B = bias.slice();
+      for (let o = 0; o < out; o++) {
+        let sum = 0;
+        for (let i = o * per; i < (o + 1) * per; i++) sum += w.data[i];
+        B[o] += c * sum;
+      }
+      conv.inputs = [x, constant(w.dims, scaled(w.data, k)), constant([out], B)];
+      mul.dead = add.dead = true;
+    } else if (k !== 0) {
+      Object.assign(mul, { op: "Add", inputs: [x, constant([1], Float32Array.of(c / k))], outputs: [add.outputs[0]] });
+      conv.inputs = [add.outputs[0], constant(w.dims, scaled(w.data, k)), ...(conv.inputs[2] ? [conv.inputs[2]] : [])];
+      add.dead = true;
+    } else continue;
+    folded.affineBeforeConv++;
+  }
+
+  const live = nodes.filter((n) => !n.dead);
+  // Constant nodes no one reads any more (folded weights) are dropped
+  index();
+  const kept = live.filter((n) => n.op !== "Constant" || (users.get(n.outputs[0])?.length ?? 0) > 0 || graphOutputs.has(n.outputs[0]));
+  const out: Node[] = kept.map((n) => ({ op: n.op, inputs: n.inputs, outputs: n.outputs, name: n.name, rawAttrs: n.rawAttrs, domain: n.domain }));
+  const read = new Set(kept.flatMap((n) => n.inputs));
+  const initializers: Tensor[] = [...m.initializers.filter((t) => t.type === FLOAT).map((t) => ({ name: t.name, dims: t.dims, data: floats(t.raw) })), ...added.filter((t) => read.has(t.name))];
+  if (m.initializers.some((t) => t.type !== FLOAT)) throw new Error("ONNX fold: only float initializers are carried over");
+  const onnx = encodeModel({ name: m.graphName, nodes: out, initializers, inputs: [], outputs: [], raw: { inputs: m.rawInputs, outputs: m.rawOutputs, opsets: m.rawOpsets, irVersion: m.irVersion } }, 0, "moderation-paddle-fold");
+  return { onnx, folded };
+}
+
+function scaled(v: Float32Array, k: number): Float32Array {
+  const out = new Float32Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = v[i] * k;
+  return out;
+}
+
+function floats(raw: Uint8Array): Float32Array {
+  const copy = new Uint8Array(raw.byteLength);
+  copy.set(raw);
+  return new Float32Array(copy.buffer);
+}
+
+/** a per-channel constant of a Mul/Add after a conv must be shaped [1, C, 1, 1] or [C, 1, 1] to broadcast per channel */
+function perChannel(consts: Map<string, { dims: number[] }>, n: Work, x: string, out: number): boolean {
+  const name = n.inputs[0] === x ? n.inputs[1] : n.inputs[0];
+  const dims = consts.get(name)?.dims ?? [];
+  const trimmed = [...dims];
+  while (trimmed[0] === 1 && trimmed.length > 3) trimmed.shift();
+  return trimmed.length === 3 && trimmed[0] === out && trimmed[1] === 1 && trimmed[2] === 1;
+}
