@@ -1,7 +1,8 @@
 // `npm run bench detectCost`: CPU per frame of each engine on the frames a live stream of `liveCapacity` sends
 // (issue #28), before and after each cascade / batching step, in this process alone: process CPU time around each
 // call (this thread plus sharp's and ONNX Runtime's threads), which other jobs on the machine inflate far less than
-// wall time. QR with and without the fallback gate, NSFW one frame at a time and in batches of 4, OCR as shipped.
+// wall time. QR with and without the fallback gate, NSFW one frame at a time and in batches of 4, OCR as shipped and
+// PaddleOCR's reader with its models as shipped and folded.
 import { execFile } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
@@ -11,6 +12,7 @@ import sharp from "sharp";
 import type { Frame, FrameRequest } from "../../server/detect/engines/engine";
 import { NsfwEngine } from "../../server/detect/engines/nsfw";
 import { OcrEngine } from "../../server/detect/engines/ocr";
+import { PaddleReader } from "../../server/detect/text/paddle";
 import { decodeRgb } from "../../server/detect/engines/human";
 import { readQrCodes, initQr, QrCodeEngine, type QrStrategy } from "../../server/detect/engines/qrcode";
 import { DEFAULT_THRESHOLDS } from "../../server/detect/settings/thresholds";
@@ -105,6 +107,21 @@ export async function benchDetectCost(): Promise<Record<string, unknown>> {
       ocrMs.push(cpuMs() - c);
     }
     const ocrStats = stats(ocrMs);
+    // PaddleOCR's reader (text detector + recogniser) as shipped and folded (onnx/fold.ts, as the engine loads it):
+    // three rounds each, alternated
+    const [shipped, folded] = await Promise.all([PaddleReader.load({ fold: false }), PaddleReader.load()]);
+    const paddle = { shipped: [] as number[], folded: [] as number[] };
+    for (const f of frames.slice(0, 2)) await Promise.all([shipped.read(Buffer.from(f.jpeg)), folded.read(Buffer.from(f.jpeg))]);
+    for (let round = 0; round < 3; round++) {
+      for (const [reader, ms] of [[shipped, paddle.shipped], [folded, paddle.folded]] as const) {
+        for (const f of frames) {
+          const c = cpuMs();
+          await reader.read(Buffer.from(f.jpeg));
+          ms.push(cpuMs() - c);
+        }
+      }
+    }
+    const [paddleShipped, paddleFolded] = [stats(paddle.shipped), stats(paddle.folded)];
     // a whole frame through QR, NSFW and OCR as the detect thread runs it: each engine decoding the JPEG itself, then
     // with the frame decoded once and shared (as shipped)
     const qrEngine = new QrCodeEngine();
@@ -127,20 +144,23 @@ export async function benchDetectCost(): Promise<Record<string, unknown>> {
       await wholeFrame(true, one);
     }
     const [ownDecodes, sharedDecode] = [stats(own), stats(one)];
-    const total = (q: { mean: number }, n: { mean: number }) => Math.round(q.mean + n.mean + ocrStats.mean);
+    // before the fold, OCR cost what the engine costs now plus what the fold saved
+    const ocrShipped = { mean: ocrStats.mean + paddleShipped.mean - paddleFolded.mean };
+    const total = (q: { mean: number }, n: { mean: number }, o: { mean: number } = ocrStats) => Math.round(q.mean + n.mean + o.mean);
     return {
       frames: frames.length,
       qrcode: { ungated: qrUngated, gated: qrGated },
       nsfw: { onnxRuntime: nsfwOnnx, tfjsWasm: nsfwWasm },
-      ocr: { cpuMs: ocrStats },
+      ocr: { cpuMs: ocrStats, paddleReader: { shipped: { cpuMs: paddleShipped }, folded: { cpuMs: paddleFolded } } },
       detectorCpuMsPerFrameMean: {
-        before: total(qrUngated.cpuMs, nsfwWasm.oneByOne.cpuMs),
-        batched: total(qrGated.cpuMs, nsfwWasm.batchOf4.cpuMs),
+        before: total(qrUngated.cpuMs, nsfwWasm.oneByOne.cpuMs, ocrShipped),
+        batched: total(qrGated.cpuMs, nsfwWasm.batchOf4.cpuMs, ocrShipped),
+        nsfwOnnx: total(qrGated.cpuMs, nsfwOnnx.batchOf4.cpuMs, ocrShipped),
         after: total(qrGated.cpuMs, nsfwOnnx.batchOf4.cpuMs),
       },
       wholeFrame: { ownDecodes: { cpuMs: ownDecodes }, sharedDecode: { cpuMs: sharedDecode } },
       loadavg: os.loadavg().map((l) => Math.round(l * 10) / 10),
-      note: "the liveCapacity source (720p, QR 0–3 s, ad text 6–9 s of an 11 s loop) sampled every 0.5 s as the live pull's JPEGs; CPU ms of each call in this process alone (mean / median over the frames); before = QR without the fallback gate and NSFW on tfjs-wasm one frame at a time, batched = the gate and tfjs-wasm batches of 4, after = as shipped (gate, NSFW converted to ONNX on ONNX Runtime, batches of 4); OCR unchanged. wholeFrame: one frame through QR, NSFW and OCR in turn, each engine decoding the JPEG itself, then sharing one decode (as shipped)",
+      note: "the liveCapacity source (720p, QR 0–3 s, ad text 6–9 s of an 11 s loop) sampled every 0.5 s as the live pull's JPEGs; CPU ms of each call in this process alone (mean / median over the frames); before = QR without the fallback gate and NSFW on tfjs-wasm one frame at a time, batched = the gate and tfjs-wasm batches of 4, nsfwOnnx = NSFW converted to ONNX on ONNX Runtime, batches of 4, after = as shipped (also PaddleOCR folded: ocr.paddleReader compares its reader shipped and folded, three alternated rounds; the totals before it add that difference to OCR). wholeFrame: one frame through QR, NSFW and OCR in turn, each engine decoding the JPEG itself, then sharing one decode (as shipped)",
     };
   } finally {
     await nsfw.close();

@@ -47,8 +47,8 @@ test("PP-OCRv4 folded: every affine block and hard-swish of both models, the sam
   const ad = await textFrame(AD_TEXT_EN);
   const line = (await PaddleReader.load({ fold: false }).then((r) => r.read(ad)))[0].box;
   for (const [file, dims, counts, input] of [
-    [models.detectionPath, [1, 3, 352, 640], { affineAfterConv: 56, hardSwish: 24, affineBeforeConv: 20 }, await pixels(ad, 640, 352)],
-    [models.recognitionPath, [1, 3, 48, 320], { affineAfterConv: 56, hardSwish: 28, affineBeforeConv: 25 }, await pixels(ad, 320, 48, { left: line.x, top: line.y, width: line.w, height: line.h })],
+    [models.detectionPath, [1, 3, 352, 640], { affineAfterConv: 56, batchNorm: 2, hardSwish: 24, affineBeforeConv: 20 }, await pixels(ad, 640, 352)],
+    [models.recognitionPath, [1, 3, 48, 320], { affineAfterConv: 56, batchNorm: 6, hardSwish: 28, affineBeforeConv: 25 }, await pixels(ad, 320, 48, { left: line.x, top: line.y, width: line.w, height: line.h })],
   ] as const) {
     const shipped = fs.readFileSync(file);
     const { onnx, folded } = foldPaddle(shipped);
@@ -121,7 +121,7 @@ test("fold: affine after a conv, hard-swish, affine before a 1×1 conv (into its
   ] as const) {
     const written = block(conv2);
     const { onnx, folded } = foldPaddle(written);
-    assert.deepEqual(folded, { affineAfterConv: 2, hardSwish: 1, affineBeforeConv: 1 });
+    assert.deepEqual(folded, { affineAfterConv: 2, batchNorm: 0, hardSwish: 1, affineBeforeConv: 1 });
     const ops = readModel(onnx).nodes.map((n) => n.op);
     assert.deepEqual(ops.filter((op) => op === "Add").length, before, ops.join());
     assert.ok(ops.includes("HardSigmoid") && !ops.includes("Clip") && !ops.includes("Div"), ops.join());
@@ -138,8 +138,23 @@ test("fold: a per-channel scale folds per output channel; a conv output read twi
   // a_out also feeds the final Add: its Mul/Add stay, the rest still folds
   const shared = block({ k: 1 }, { extraReader: true });
   const b = foldPaddle(shared);
-  assert.deepEqual(b.folded, { affineAfterConv: 0, hardSwish: 1, affineBeforeConv: 1 });
+  assert.deepEqual(b.folded, { affineAfterConv: 0, batchNorm: 0, hardSwish: 1, affineBeforeConv: 1 });
   assert.ok((await maxDiff(shared, b.onnx, X)).diff < 1e-5);
+});
+
+test("fold: an inference BatchNormalization after a conv goes into its weights and bias", async () => {
+  const a = conv("a", "x", "a_out", { k: 3, pad: 1 });
+  const bn = (eps: number) =>
+    model(
+      [...a.nodes, { op: "BatchNormalization", inputs: ["a_out", "g", "beta", "mu", "var"], outputs: ["y"], rawAttrs: [encodeAttribute("epsilon", { float: eps })] }],
+      [...a.inits, { name: "g", dims: [C], data: Float32Array.of(1.2, 0.7, -0.3, 2) }, { name: "beta", dims: [C], data: Float32Array.of(0.1, -0.2, 0.3, 0) }, { name: "mu", dims: [C], data: Float32Array.of(0.05, -0.1, 0.2, 0.4) }, { name: "var", dims: [C], data: Float32Array.of(0.5, 1.5, 0.01, 2) }],
+    );
+  for (const eps of [1e-5, 0.1]) {
+    const { onnx, folded } = foldPaddle(bn(eps));
+    assert.equal(folded.batchNorm, 1);
+    assert.deepEqual(readModel(onnx).nodes.map((n) => n.op), ["Conv"]);
+    assert.ok((await maxDiff(bn(eps), onnx, X)).diff < 1e-5, `epsilon ${eps}`);
+  }
 });
 
 test("fold: a Clip with its bounds as attributes (opset < 11) and a hard-swish that is not one", async () => {

@@ -4,6 +4,7 @@
 // pass over the feature map, and each breaks its blocked (NCHWc) convolution layout, so it reorders before and after.
 // Folded here, with the same arithmetic up to float rounding:
 //   Conv → Mul(k) → Add(c)                  ⇒ Conv with k·W and k·b + c                     (per-channel k, c too)
+//   Conv → BatchNormalization               ⇒ the same, k = γ/√(σ² + ε), c = β − k·μ
 //   Add(x,3) → Clip(0,6) → Mul(x,·) → Div(6) ⇒ Mul(x, HardSigmoid(x; 1/6, 1/2))
 //   Mul(k) → Add(c) → Conv 1×1 without pads  ⇒ Conv with k·W and b + c·ΣW
 //   Mul(k) → Add(c) → Conv with pads         ⇒ Add(c/k) → Conv with k·W                   (k ≠ 0)
@@ -14,6 +15,8 @@ import { attrOf, fields, readModel, readTensor, valueName, type ReadNode } from 
 export interface FoldCount {
   /** element-wise affines folded into the convolution before them */
   affineAfterConv: number;
+  /** inference batch normalisations folded into the convolution before them */
+  batchNorm: number;
   hardSwish: number;
   /** affines folded into the convolution after them */
   affineBeforeConv: number;
@@ -79,7 +82,22 @@ export function foldPaddle(bytes: Uint8Array): { onnx: Buffer; folded: FoldCount
     const other = n.inputs[0] === x ? n.inputs[1] : n.inputs[1] === x ? n.inputs[0] : undefined;
     return other === undefined ? undefined : consts.get(other)?.data;
   };
-  const folded: FoldCount = { affineAfterConv: 0, hardSwish: 0, affineBeforeConv: 0 };
+  const folded: FoldCount = { affineAfterConv: 0, batchNorm: 0, hardSwish: 0, affineBeforeConv: 0 };
+  /** a node after a conv as y = k·x + c per output channel: Mul or Add by a scalar or per-channel constant, or an inference BatchNormalization */
+  const channelAffine = (n: Work, x: string, out: number): { k: (o: number) => number; c: (o: number) => number } | undefined => {
+    if (n.op === "BatchNormalization") {
+      const [scale, beta, mean, variance] = n.inputs.slice(1).map((i) => consts.get(i)?.data);
+      if (n.inputs[0] !== x || n.outputs.length !== 1 || ![scale, beta, mean, variance].every((v) => v?.length === out)) return undefined;
+      const eps = n.rawAttrs.map(attrOf).find((a) => a.name === "epsilon")?.f ?? 1e-5;
+      const k = Float64Array.from(scale!, (g, o) => g / Math.sqrt(variance![o] + eps));
+      return { k: (o) => k[o], c: (o) => beta![o] - k[o] * mean![o] };
+    }
+    if (n.op !== "Mul" && n.op !== "Add") return undefined;
+    const v = operand(n, x);
+    if (!v || (v.length !== 1 && v.length !== out) || (v.length === out && out !== 1 && !perChannel(consts, n, x, out))) return undefined;
+    const at = (o: number) => (v.length === 1 ? v[0] : v[o]);
+    return n.op === "Mul" ? { k: at, c: () => 0 } : { k: () => 1, c: at };
+  };
   const isConv = (n: Work) => n.op === "Conv" && !n.domain && consts.has(n.inputs[1]);
 
   // Conv → Mul / Add by a scalar or per-output-channel constant
@@ -87,28 +105,24 @@ export function foldPaddle(bytes: Uint8Array): { onnx: Buffer; folded: FoldCount
   for (const conv of nodes.filter(isConv)) {
     for (;;) {
       const next = only(conv.outputs[0]);
-      if (!next || next.domain || (next.op !== "Mul" && next.op !== "Add")) break;
-      const k = operand(next, conv.outputs[0]);
+      if (!next || next.domain || next.inputs[0] === undefined) break;
       const w = consts.get(conv.inputs[1])!;
       const out = w.dims[0];
-      if (!k || (k.length !== 1 && k.length !== out)) break;
-      if (k.length === out && !perChannel(consts, next, conv.outputs[0], out)) break;
-      const at = (o: number) => (k.length === 1 ? k[0] : k[o]);
+      const affine = channelAffine(next, conv.outputs[0], out);
+      if (!affine) break;
       const per = w.data.length / out;
       const bias = conv.inputs[2] ? consts.get(conv.inputs[2])!.data : new Float32Array(out);
       const [W, B] = [w.data.slice(), bias.slice()];
       for (let o = 0; o < out; o++) {
-        if (next.op === "Add") {
-          B[o] += at(o);
-          continue;
-        }
-        B[o] *= at(o);
-        for (let i = o * per; i < (o + 1) * per; i++) W[i] *= at(o);
+        const [k, c] = [affine.k(o), affine.c(o)];
+        B[o] = B[o] * k + c;
+        if (k !== 1) for (let i = o * per; i < (o + 1) * per; i++) W[i] *= k;
       }
       conv.inputs = [conv.inputs[0], constant(w.dims, W), constant([out], B)];
       conv.outputs = [next.outputs[0]];
       next.dead = true;
-      folded.affineAfterConv++;
+      if (next.op === "BatchNormalization") folded.batchNorm++;
+      else folded.affineAfterConv++;
     }
   }
 

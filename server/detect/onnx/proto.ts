@@ -4,6 +4,9 @@
 
 /** TensorProto.DataType */
 export const FLOAT = 1;
+export const UINT8 = 2;
+export const INT8 = 3;
+export const INT32 = 6;
 export const INT64 = 7;
 
 class Writer {
@@ -96,7 +99,7 @@ export interface Node {
 export interface Tensor {
   name: string;
   dims: number[];
-  data: Float32Array | BigInt64Array;
+  data: Float32Array | BigInt64Array | Int32Array | Int8Array | Uint8Array;
 }
 
 export interface ValueInfo {
@@ -108,7 +111,8 @@ export interface ValueInfo {
 function tensor(t: Tensor): Writer {
   const w = new Writer();
   for (const d of t.dims) w.int(1, d);
-  w.int(2, t.data instanceof Float32Array ? FLOAT : INT64);
+  const d = t.data;
+  w.int(2, d instanceof Float32Array ? FLOAT : d instanceof BigInt64Array ? INT64 : d instanceof Int32Array ? INT32 : d instanceof Int8Array ? INT8 : UINT8);
   w.bytes(8, t.name);
   // raw_data is little-endian, as typed arrays are on every platform Node runs on here
   return w.bytes(9, new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
@@ -149,7 +153,7 @@ export function encodeModel(
   for (const v of g.raw?.outputs ?? []) graph.bytes(12, v);
   // ir_version (8: ONNX 1.10+, unless read), producer, graph, opsets
   const model = new Writer().int(1, g.raw?.irVersion ?? 8).bytes(2, producer).message(7, graph);
-  if (g.raw) for (const o of g.raw.opsets) model.bytes(8, o);
+  if (g.raw?.opsets.length) for (const o of g.raw.opsets) model.bytes(8, o);
   else model.message(8, new Writer().bytes(1, "").int(2, opset));
   return model.finish();
 }

@@ -80,34 +80,19 @@ export function valueName(raw: Uint8Array): string {
   return "";
 }
 
+/** A repeated varint field: one value, or a packed run of them. */
 function packed(f: Field, wireOfOne: number): bigint[] {
   if (f.wire === wireOfOne) return [f.int];
   const out: bigint[] = [];
-  for (const g of fields(Uint8Array.from([...varintBytes(1 << 3), ...varintBytes(f.bytes.length), ...f.bytes]))) {
-    let at = 0;
-    while (at < g.bytes.length) {
-      let v = 0n;
-      let shift = 0n;
-      for (;;) {
-        const b = g.bytes[at++];
-        v |= BigInt(b & 0x7f) << shift;
-        if (!(b & 0x80)) break;
-        shift += 7n;
-      }
-      out.push(v);
-    }
+  let v = 0n;
+  let shift = 0n;
+  for (const b of f.bytes) {
+    v |= BigInt(b & 0x7f) << shift;
+    shift += 7n;
+    if (b & 0x80) continue;
+    out.push(v);
+    [v, shift] = [0n, 0n];
   }
-  return out;
-}
-
-function varintBytes(v: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = v & 0x7f;
-    v >>>= 7;
-    if (v) b |= 0x80;
-    out.push(b);
-  } while (v);
   return out;
 }
 
@@ -120,7 +105,7 @@ export function readTensor(buf: Uint8Array): ReadTensor {
     else if (f.no === 2) t.type = Number(f.int);
     else if (f.no === 8) t.name = text(f.bytes);
     else if (f.no === 9) t.raw = f.bytes;
-    else if (f.no === 4) floats.push(f.wire === 5 ? f.bytes : f.bytes);
+    else if (f.no === 4) floats.push(f.bytes);
     else if (f.no === 7) int64s.push(...packed(f, 0));
     else if (f.no === 14) throw new Error(`ONNX: tensor ${t.name || "?"} keeps its data outside the model (external data)`);
   }
