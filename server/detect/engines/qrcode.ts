@@ -25,7 +25,7 @@ import { prepareZXingModule, readBarcodes, type ReaderOptions, type ReadResult }
 import { POLICY } from "../policy";
 import type { DetectedObject } from "../types";
 import { findFinders, finderRegions, type Finder, type SymbolRegion } from "../qr/finders";
-import { channel, localMeanThreshold, luma, lumaCrop, pgm, upscaleBilinear } from "../qr/threshold";
+import { channel, localMeanThreshold, lumaCrop, pgm, upscaleBilinear } from "../qr/threshold";
 import { fullSizeRgb, type Engine, type EngineOutput, type Frame, type FrameRequest, type FullRgb } from "./engine";
 
 export { localMeanThreshold };
@@ -124,18 +124,16 @@ export async function readQrCodes(image: Uint8Array, strategy: QrStrategy = "ful
     if (codes.some((c) => c.text === r.text && cx >= c.location[0] - 4 && cx <= c.location[2] + 4 && cy >= c.location[1] - 4 && cy <= c.location[3] + 4)) return;
     codes.push({ text: r.text, location, pass });
   };
-  // the frame's shared decode (fullSizeRgb: undefined unless it is exact), read as grey by the first pass too: zxing's
-  // own JPEG decoder (stb_image inside the wasm) costs more than sharp's decode and the grey pass together
-  // (720p: ≈ 28 against 12 + 11 ms). Without it zxing decodes the JPEG itself.
-  const px = strategy === "single" || !shared ? undefined : await shared();
-  const first = await readBarcodes(px ? pgm(luma(px.data, px.width, px.height), px.width, px.height) : image, { ...BASE, returnErrors: strategy !== "single" });
+  // zxing decodes the JPEG itself (stb_image inside the wasm)
+  const first = await readBarcodes(image, { ...BASE, returnErrors: strategy !== "single" });
   for (const r of first) add(r, "zxing");
   if (strategy === "single") return { codes, passes };
 
-  const meta = px ? { width: px.width, height: px.height, channels: 3 } : await sharp(image).metadata();
+  const meta = await sharp(image).metadata();
   const W = meta.width ?? 0;
   const H = meta.height ?? 0;
-  const pixels = async () => px;
+  // the shared decode, fetched only when a fallback pass first needs pixels (fullSizeRgb: undefined unless it is exact)
+  const pixels = async () => (shared ? await shared() : undefined);
   const covered = (reg: Box) => codes.some((c) => within(c.location, reg, 0));
   /** symbols located but not decoded by the passes so far, with the region cut around each for pass 2 */
   const candidates: Array<{ result: ReadResult; region: Box }> = [];

@@ -109,13 +109,6 @@ export function channel(data: Uint8Array, channels: number, c: number): Uint8Arr
   return out;
 }
 
-/** Grey from interleaved RGB with stb_image's weights (what zxing reads from a JPEG it decodes itself). */
-export function luma(rgb: Uint8Array, width: number, height: number): Uint8Array {
-  const out = new Uint8Array(width * height);
-  for (let i = 0, j = 0; i < out.length; i++, j += 3) out[i] = (rgb[j] * 77 + rgb[j + 1] * 150 + rgb[j + 2] * 29) >> 8;
-  return out;
-}
-
 /** Greyscale pixels as a binary PGM: zxing's stb_image reads it without any decoding cost. */
 export function pgm(data: Uint8Array, width: number, height: number): Uint8Array {
   const head = Buffer.from(`P5\n${width} ${height}\n255\n`);
