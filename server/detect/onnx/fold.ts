@@ -10,7 +10,7 @@
 //   Mul(k) → Add(c) → Conv with pads         ⇒ Add(c/k) → Conv with k·W                   (k ≠ 0)
 // A node whose output has another consumer, or a constant of another shape, is left as it is.
 import { encodeAttribute, encodeModel, FLOAT, type Node, type Tensor } from "./proto";
-import { attrOf, fields, readModel, readTensor, valueName, type ReadNode } from "./read";
+import { attrOf, constantOf, readModel, valueName, type ReadNode } from "./read";
 
 export interface FoldCount {
   /** element-wise affines folded into the convolution before them */
@@ -29,18 +29,13 @@ interface Work extends ReadNode {
 /** The model's bytes with the folds above applied, and how many of each. */
 export function foldPaddle(bytes: Uint8Array): { onnx: Buffer; folded: FoldCount } {
   const m = readModel(bytes);
+  if (m.initializers.some((t) => t.type !== FLOAT)) throw new Error("ONNX fold: only float initializers are carried over");
   const nodes: Work[] = m.nodes.map((n) => ({ ...n }));
   const consts = new Map<string, { dims: number[]; data: Float32Array }>();
-  for (const t of m.initializers) if (t.type === FLOAT) consts.set(t.name, { dims: t.dims, data: floats(t.raw) });
+  for (const t of m.initializers) consts.set(t.name, { dims: t.dims, data: floats(t.raw) });
   for (const n of nodes) {
-    if (n.op !== "Constant" || n.domain) continue;
-    for (const a of n.rawAttrs) {
-      for (const f of fields(a)) {
-        if (f.no !== 5) continue;
-        const t = readTensor(f.bytes);
-        if (t.type === FLOAT) consts.set(n.outputs[0], { dims: t.dims, data: floats(t.raw) });
-      }
-    }
+    const t = constantOf(n);
+    if (t?.type === FLOAT) consts.set(n.outputs[0], { dims: t.dims, data: floats(t.raw) });
   }
   const graphOutputs = new Set(m.rawOutputs.map(valueName));
   // who reads each value: built once per pass (a fold rewires only what that pass does not look at again; `only`
@@ -143,7 +138,6 @@ export function foldPaddle(bytes: Uint8Array): { onnx: Buffer; folded: FoldCount
     folded.hardSwish++;
   }
 
-
   // Mul(k) → Add(c) → Conv, scalars
   index();
   for (const mul of nodes.filter((n) => n.op === "Mul" && !n.domain && !n.dead)) {
@@ -183,8 +177,7 @@ export function foldPaddle(bytes: Uint8Array): { onnx: Buffer; folded: FoldCount
   const kept = live.filter((n) => n.op !== "Constant" || (users.get(n.outputs[0])?.length ?? 0) > 0 || graphOutputs.has(n.outputs[0]));
   const out: Node[] = kept.map((n) => ({ op: n.op, inputs: n.inputs, outputs: n.outputs, name: n.name, rawAttrs: n.rawAttrs, domain: n.domain }));
   const read = new Set(kept.flatMap((n) => n.inputs));
-  const initializers: Tensor[] = [...m.initializers.filter((t) => t.type === FLOAT).map((t) => ({ name: t.name, dims: t.dims, data: floats(t.raw) })), ...added.filter((t) => read.has(t.name))];
-  if (m.initializers.some((t) => t.type !== FLOAT)) throw new Error("ONNX fold: only float initializers are carried over");
+  const initializers: Tensor[] = [...m.initializers.map((t) => ({ name: t.name, dims: t.dims, data: consts.get(t.name)!.data })), ...added.filter((t) => read.has(t.name))];
   const onnx = encodeModel({ name: m.graphName, nodes: out, initializers, inputs: [], outputs: [], raw: { inputs: m.rawInputs, outputs: m.rawOutputs, opsets: m.rawOpsets, irVersion: m.irVersion } }, 0, "moderation-paddle-fold");
   return { onnx, folded };
 }

@@ -140,6 +140,13 @@ export function attrOf(raw: Uint8Array): { name: string; i?: number; ints: numbe
   return a;
 }
 
+/** The tensor a Constant node holds in its `value` attribute (AttributeProto.t), or undefined. */
+export function constantOf(n: ReadNode): ReadTensor | undefined {
+  if (n.op !== "Constant" || n.domain) return undefined;
+  for (const a of n.rawAttrs) for (const f of fields(a)) if (f.no === 5) return readTensor(f.bytes);
+  return undefined;
+}
+
 export function readModel(buf: Uint8Array): ReadModel {
   const m: ReadModel = { irVersion: 0, rawOpsets: [], graphName: "", nodes: [], initializers: [], rawInputs: [], rawOutputs: [] };
   let graph: Uint8Array | null = null;

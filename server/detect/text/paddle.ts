@@ -54,8 +54,9 @@ export class PaddleReader {
   ) {}
 
   /**
-   * `fold` (the default): the models as onnx/fold.ts rewrites them, the same arithmetic in fewer passes (the detector
-   * ≈ 2 × faster); false: as shipped (the reference the tests and `npm run bench detectCost` compare with).
+   * `fold` (the default): the models as onnx/fold.ts rewrites them, the same arithmetic in fewer passes (quiet
+   * machine: detector −15 %, recogniser −23 % CPU; more under load); false: as shipped (the reference the tests and
+   * `npm run bench detectCost` compare with).
    */
   static async load(o: { fold?: boolean } = {}): Promise<PaddleReader> {
     const opts: ort.InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: "all", executionMode: "sequential" };
